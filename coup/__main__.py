@@ -1,0 +1,5 @@
+import sys
+
+from coup.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""coup.server"""
