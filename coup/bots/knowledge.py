@@ -1,0 +1,209 @@
+"""What a seat knows, read from its view: its cards, the visible cards, everyone's claims.
+
+Bots share this reading of ``state.view(seat)``; nothing here looks at hidden state.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+#: The character each claimed action names (the exchange/examine pair depends on the game).
+ACTION_CLAIMS: dict[str, str] = {"tax": "duke", "assassinate": "assassin", "steal": "captain"}
+ACTIONS = frozenset(
+    {"income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine"}
+)
+#: Base worth of holding each character (higher is kept longer).
+BASE_VALUE: dict[str, float] = {
+    "duke": 5.0,
+    "assassin": 4.4,
+    "captain": 4.0,
+    "contessa": 3.6,
+    "inquisitor": 3.0,
+    "ambassador": 2.6,
+}
+
+
+def claim_of(action: str, characters: str) -> str | None:
+    """The character an action claims, or None for income, foreign aid and coup."""
+    if action in ACTION_CLAIMS:
+        return ACTION_CLAIMS[action]
+    if action == "exchange":
+        return "inquisitor" if characters == "inquisitor" else "ambassador"
+    if action == "examine":
+        return "inquisitor"
+    return None
+
+
+def blockers_of(action: str, characters: str) -> tuple[str, ...]:
+    """Characters that may block an action."""
+    if action == "foreign_aid":
+        return ("duke",)
+    if action == "assassinate":
+        return ("contessa",)
+    if action == "steal":
+        return ("captain", "inquisitor" if characters == "inquisitor" else "ambassador")
+    return ()
+
+
+@dataclass
+class SeatRecord:
+    """Public facts about one seat read from the history."""
+
+    claims: set[str] = field(default_factory=set)  # characters claimed and not disproved
+    caught: set[str] = field(default_factory=set)  # characters it failed to prove
+    proved: set[str] = field(default_factory=set)  # characters it revealed to a challenge
+    passed_block: Counter[str] = field(default_factory=Counter)  # blocker chances passed up
+    challenges: int = 0
+
+
+class Knowledge:
+    """A seat's reading of its view."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
+        self.seat: int = view["seat"]
+        settings = view["settings"]
+        self.variant: str = settings.get("characters", "ambassador")
+        self.copies: int = settings["copies"]
+        self.characters: tuple[str, ...] = (
+            "duke",
+            "assassin",
+            "captain",
+            "inquisitor" if self.variant == "inquisitor" else "ambassador",
+            "contessa",
+        )
+        self.players: list[dict[str, Any]] = view["players"]
+        me = self.players[self.seat]
+        self.cards: list[str] = list(me["cards"] or [])
+        self.coins: int = me["coins"]
+        self.pending: dict[str, Any] | None = view.get("pending")
+        self.phase: str = view["phase"]
+        known = view.get("known") or {}
+        self.known_court: list[str] = list(known.get("court") or [])
+        self.known_hands: dict[int, list[str]] = {
+            int(k): list(v) for k, v in (known.get("hands") or {}).items()
+        }
+        self.revealed: Counter[str] = Counter()
+        for p in self.players:
+            self.revealed.update(p["revealed"])
+        self.records: list[SeatRecord] = [SeatRecord() for _ in self.players]
+        self._read_history(view.get("history") or [])
+
+    # -- seats -------------------------------------------------------------------------
+    def alive(self, seat: int) -> bool:
+        return bool(self.players[seat]["alive"])
+
+    def influence(self, seat: int) -> int:
+        return int(self.players[seat]["influence"])
+
+    def coins_of(self, seat: int) -> int:
+        return int(self.players[seat]["coins"])
+
+    def opponents(self) -> list[int]:
+        return [p["seat"] for p in self.players if p["alive"] and p["seat"] != self.seat]
+
+    # -- counting cards ------------------------------------------------------------------
+    def unseen(self, character: str, holder: int | None = None) -> int:
+        """Copies of a character this seat cannot place (outside ``holder``'s hidden hand)."""
+        seen = self.revealed[character] + self.cards.count(character)
+        seen += self.known_court.count(character)
+        for seat, hand in self.known_hands.items():
+            if seat != holder and seat != self.seat:
+                seen += hand.count(character)
+        return max(0, self.copies - seen)
+
+    def all_visible(self, character: str) -> bool:
+        """True when every copy of ``character`` is face up or in this seat's own hand."""
+        seen = self.revealed[character] + self.cards.count(character)
+        return seen >= self.copies
+
+    def provably_false(self, seat: int, character: str) -> bool:
+        """True when ``seat`` cannot hold ``character``, by counting the cards one can see."""
+        if seat == self.seat:
+            return character not in self.cards
+        hand = self.known_hands.get(seat)
+        if hand is not None and character in hand:
+            return False
+        if hand is not None and len(hand) >= self.influence(seat):
+            return True
+        return self.unseen(character, holder=seat) == 0
+
+    # -- the history ---------------------------------------------------------------------
+    def _read_history(self, history: list[dict[str, Any]]) -> None:
+        claim: tuple[int, str] | None = None  # the claim currently open to challenge
+        challenged: tuple[int, str] | None = None
+        action: str | None = None
+        target: int | None = None
+        for entry in history:
+            seat = entry["seat"]
+            words = str(entry["move"]).split()
+            verb = words[0]
+            arg = words[1] if len(words) > 1 else None
+            if challenged is not None and seat == challenged[0] and verb in ("reveal", "lose"):
+                record = self.records[seat]
+                if verb == "reveal":
+                    record.proved.add(challenged[1])
+                else:
+                    record.caught.add(challenged[1])
+                    record.claims.discard(challenged[1])
+                challenged = None
+                continue
+            if verb in ACTIONS:
+                action, target = verb, (int(arg) if arg is not None else None)
+                character = claim_of(verb, self.variant)
+                claim = (seat, character) if character else None
+                if character:
+                    self.records[seat].claims.add(character)
+                challenged = None
+            elif verb == "block" and arg is not None:
+                claim = (seat, arg)
+                self.records[seat].claims.add(arg)
+            elif verb == "challenge":
+                self.records[seat].challenges += 1
+                challenged = claim
+                claim = None
+            elif verb == "pass" and action in ("assassinate", "steal") and seat == target:
+                for blocker in blockers_of(action, self.variant):
+                    self.records[seat].passed_block[blocker] += 1
+            elif verb == "pass" and action == "foreign_aid":
+                self.records[seat].passed_block["duke"] += 1
+
+    def claims(self, seat: int) -> set[str]:
+        return self.records[seat].claims
+
+    def caught(self, seat: int) -> set[str]:
+        return self.records[seat].caught
+
+    # -- worth of cards ------------------------------------------------------------------
+    def value(self, character: str) -> float:
+        """How much this seat wants to hold ``character`` now."""
+        value = BASE_VALUE[character]
+        opponents = self.opponents()
+        if character == "contessa":
+            threat = any("assassin" in self.claims(s) or self.coins_of(s) >= 3 for s in opponents)
+            value += 0.8 if threat else -0.4
+            if len(opponents) == 1 and self.influence(self.seat) == 1:
+                value += 0.5
+        if character == "captain" and len(opponents) == 1:
+            value += 0.6
+        if character == "assassin" and self.coins >= 3:
+            value += 0.3
+        return value
+
+    def worst(self, cards: list[str]) -> str:
+        """The least useful card of ``cards``: the one to lose first."""
+        return min(cards, key=lambda c: (self.value(c), c))
+
+    def best(self, cards: list[str], count: int) -> list[str]:
+        """The ``count`` cards to keep from ``cards`` (prefers two different characters)."""
+        ranked = sorted(cards, key=lambda c: (-self.value(c), c))
+        kept: list[str] = []
+        for card in ranked:
+            if len(kept) < count and card not in kept:
+                kept.append(card)
+        for card in ranked:
+            if len(kept) < count and (kept.count(card) < cards.count(card)):
+                kept.append(card)
+        return kept[:count]
