@@ -1,1 +1,41 @@
-"""coup.bus"""
+"""coup.bus: fan-out of "table changed" notifications between server processes.
+
+The backend is picked by URL and imported lazily (as encode/broadcaster does):
+`memory://` keeps everything in this process; a Redis backend (`redis://...`) comes with
+the scale-out work and plugs into `BACKENDS` without touching the server.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+Listener = Callable[[str, str], Awaitable[None]]
+"""An async callback receiving (table_id, message)."""
+
+BACKENDS: dict[str, str] = {
+    "memory": "coup.bus.memory:MemoryBus",
+    "redis": "coup.bus.redis:RedisBus",
+}
+
+
+class Bus(Protocol):
+    async def start(self) -> None: ...
+    async def close(self) -> None: ...
+    async def publish(self, table_id: str, message: str) -> None: ...
+    def listen(self, listener: Listener) -> None: ...
+
+
+def connect(url: str) -> Bus:
+    """A bus for `url` (not started yet: call `await bus.start()`)."""
+    scheme = url.split("://", 1)[0] if "://" in url else url
+    if scheme not in BACKENDS:
+        raise ValueError(f"unsupported bus URL {url!r} (use memory://)")
+    module_name, _, class_name = BACKENDS[scheme].partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"the {scheme!r} bus is not available: {exc}") from exc
+    bus: Bus = getattr(module, class_name)(url)
+    return bus

@@ -1,0 +1,197 @@
+"""Coup as a single-agent Gymnasium environment (``pip install coup[gymnasium]``).
+
+The agent plays one seat; every other seat is played by a :mod:`coup.bots` bot. Each
+``step`` plays the agent's move and then the bots' moves until the agent must decide again
+(its turn, a reaction window it is asked in — clockwise from the actor — a block, a
+challenge to answer, a card to lose, an exchange...) or the game is over for it.
+
+>>> from coup.envs.gymnasium import CoupEnv
+>>> env = CoupEnv(players=4, opponents="heuristic")
+>>> obs, info = env.reset(seed=0)
+>>> obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].argmax()))
+
+* Observation: the float32 vector of :mod:`coup.envs.observation`; action: an integer of
+  :mod:`coup.envs.actions` (targets relative to the agent). ``action_masks()`` returns the
+  boolean legal-action mask, as sb3-contrib's ``MaskablePPO`` expects; ``info`` carries the
+  same as ``info["action_mask"]`` (int8).
+* Reward: ``+1`` when the agent wins, ``-1`` when it is knocked out (the episode ends
+  then; the others' game does not matter to it), 0 otherwise. ``truncated`` after
+  ``max_steps`` agent steps.
+* Illegal actions: ``illegal="penalize"`` (default) leaves the game unchanged and returns
+  reward ``illegal_penalty`` (default -0.1) with ``info["illegal"] = True``, so unmasked
+  algorithms and ``check_env`` work; ``illegal="raise"`` raises ``ValueError`` instead.
+* ``opponents``: a bot name for every other seat (``"random"``, ``"honest"``,
+  ``"heuristic"``, ...), a list with one name or bot per other seat (clockwise from the
+  agent), or bot objects (anything with ``choose(state, seat) -> Move``).
+  ``seat=None`` (default) puts the agent at a random seat each episode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+import coup
+from coup.envs.actions import ActionSpace
+from coup.envs.observation import ObservationEncoder
+from coup.envs.text import describe
+
+__all__ = ["CoupEnv"]
+
+
+class CoupEnv(gym.Env[np.ndarray, np.int64]):
+    metadata = {"render_modes": ["human", "ansi"]}
+
+    def __init__(
+        self,
+        players: int = 4,
+        *,
+        opponents: str | Sequence[Any] = "heuristic",
+        seat: int | None = None,
+        characters: str = "ambassador",
+        history: int = 12,
+        max_steps: int = 1000,
+        illegal: str = "penalize",
+        illegal_penalty: float = -0.1,
+        render_mode: str | None = None,
+        **game: Any,
+    ) -> None:
+        """`game` keywords go to :func:`coup.new_game` (``copies``, ``draft``, ``treasury``)."""
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        if illegal not in ("penalize", "raise"):
+            raise ValueError(f"illegal must be 'penalize' or 'raise', not {illegal!r}")
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"seat must be 0..{players - 1} or None, not {seat!r}")
+        if isinstance(opponents, str):
+            opponents = [opponents] * (players - 1)
+        if len(opponents) != players - 1:
+            raise ValueError(f"need {players - 1} opponents, got {len(opponents)}")
+        self.players = players
+        self.opponents = list(opponents)
+        self.fixed_seat = seat
+        self.characters = characters
+        self.max_steps = max_steps
+        self.illegal = illegal
+        self.illegal_penalty = illegal_penalty
+        self.render_mode = render_mode
+        self.game = game
+        self.actions = ActionSpace(players, characters)
+        self.encoder = ObservationEncoder(players, history)
+        self.observation_space = spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32)
+        self.action_space = spaces.Discrete(self.actions.size)
+        self.state: coup.State | None = None
+        self.seat = 0
+        self.steps = 0
+        self.bots: dict[int, Any] = {}
+
+    def _make_bots(self) -> dict[int, Any]:
+        from coup import bots as bot_registry
+
+        made = {}
+        for k, spec in enumerate(self.opponents, start=1):
+            other = (self.seat + k) % self.players
+            if isinstance(spec, str):
+                made[other] = bot_registry.make(spec, seed=int(self.np_random.integers(2**63)))
+            else:
+                made[other] = spec
+        return made
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        n = self.players
+        self.seat = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(n))
+        self.state = coup.new_game(
+            players=n,
+            seed=int(rng.integers(2**63)),
+            characters=self.characters,
+            first=int(rng.integers(n)),
+            **self.game,
+        )
+        self.bots = self._make_bots()
+        self.steps = 0
+        self._play_bots()
+        return self._observe(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        state = self._live()
+        if self._done():
+            raise RuntimeError("the episode is over: call reset()")
+        self.steps += 1
+        move = self.actions.action_to_move(int(action), self.seat)
+        try:
+            state.play(self.seat, move)
+        except ValueError as error:
+            if self.illegal == "raise":
+                raise ValueError(f"action {int(action)} ({move}) is not legal: {error}") from None
+            info = self._info()
+            info["illegal"] = True
+            truncated = self.steps >= self.max_steps
+            return self._observe(), self.illegal_penalty, False, truncated, info
+        self._play_bots()
+        if self.render_mode == "human":
+            self.render()
+        terminated = self._done()
+        reward = 0.0
+        if terminated:
+            reward = 1.0 if state.winner == self.seat else -1.0
+        truncated = not terminated and self.steps >= self.max_steps
+        return self._observe(), reward, terminated, truncated, self._info()
+
+    def _play_bots(self) -> None:
+        """Let the bots move until the agent must decide or its game is over."""
+        state = self._live()
+        me = self.seat
+        bots = self.bots
+        while not state.over and state.alive(me):
+            seat = state.waiting[0]
+            if seat == me:
+                return
+            state.play(seat, bots[seat].choose(state, seat))
+
+    def _done(self) -> bool:
+        state = self._live()
+        return state.over or not state.alive(self.seat)
+
+    def _live(self) -> coup.State:
+        if self.state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.state
+
+    def _observe(self) -> np.ndarray:
+        return self.encoder.encode(self._live().view(self.seat))
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the agent's legal actions now (all False once its game is over)."""
+        mask = np.zeros(self.actions.size, dtype=bool)
+        legal = self._live().legal(self.seat)
+        if legal:
+            mask[self.actions.actions(legal, self.seat)] = True
+        return mask
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
+
+    def view(self) -> dict[str, Any]:
+        """The agent's view as a JSON-ready dict (for people and language-model agents)."""
+        return self._live().view(self.seat)
+
+    def legal_moves(self) -> list[str]:
+        """The agent's legal moves in notation."""
+        return [str(move) for move in self._live().legal(self.seat)]
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = describe(self._live())
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text

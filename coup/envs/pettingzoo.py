@@ -1,0 +1,241 @@
+"""Coup as a PettingZoo AEC environment (``pip install coup[pettingzoo]``).
+
+>>> from coup.envs.pettingzoo import env
+>>> e = env(players=4)
+>>> e.reset(seed=1)
+>>> for agent in e.agent_iter():
+...     obs, reward, terminated, truncated, info = e.last()
+...     action = None if terminated or truncated else e.action_space(agent).sample(
+...         obs["action_mask"])
+...     e.step(action)
+
+* Agents are ``player_0 .. player_{n-1}`` (seat numbers). The agent selected is always
+  ``state.waiting[0]``: in a reaction window the seats that may still react are asked one
+  by one, clockwise from the actor (RULES.md); a challenge or block closes the window.
+* Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``; see
+  :mod:`coup.envs.observation` and :mod:`coup.envs.actions` (targets relative to the mover).
+* Rewards: a seat knocked out gets ``-1/(n-1)`` and is terminated at once (there is no
+  second place, so its result is final); the winner gets ``+1`` when the game ends. The sum
+  over a game is 0. After ``max_moves`` decisions every seat still in is truncated with
+  reward 0 (random play rarely gets there; it guards against endless exchange loops).
+* An illegal action raises ``ValueError`` naming the action and the legal ones; nothing
+  changes, so the caller may step again.
+* ``env.unwrapped.state`` is the live :class:`coup.State`; ``view(agent)`` its seat's view
+  dict (for people and language-model agents); ``legal_moves(agent)`` the legal notation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+import coup
+from coup.envs.actions import ActionSpace
+from coup.envs.observation import ObservationEncoder
+from coup.envs.text import describe
+
+__all__ = ["env", "raw_env", "CoupAEC"]
+
+
+class CoupAEC(AECEnv):  # type: ignore[misc]
+    """The raw AEC environment; :func:`env` wraps it with PettingZoo's order checks."""
+
+    metadata = {
+        "render_modes": ["human", "ansi"],
+        "name": "coup_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        players: int = 4,
+        *,
+        characters: str = "ambassador",
+        history: int = 12,
+        max_moves: int = 2000,
+        render_mode: str | None = None,
+        first: int | None = None,
+        **game: Any,
+    ) -> None:
+        """`game` keywords go to :func:`coup.new_game` (``copies``, ``draft``, ``treasury``).
+
+        ``first=None`` draws the starting seat at random (from the reset seed) every game.
+        """
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.players = players
+        self.actions = ActionSpace(players, characters)
+        self.encoder = ObservationEncoder(players, history)
+        self.characters = characters
+        self.max_moves = max_moves
+        self.render_mode = render_mode
+        self.first = first
+        self.game = game
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.actions.size,), np.int8),
+            }
+        )
+        act_space = spaces.Discrete(self.actions.size)
+        self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
+        self.action_spaces = {agent: act_space for agent in self.possible_agents}
+        self._rng = np.random.default_rng()
+        self.state: coup.State | None = None
+        self.moves = 0
+        # reset() before use, as PettingZoo requires; make the dicts exist meanwhile
+        self.agents = []
+        self.rewards, self._cumulative_rewards = {}, {}
+        self.terminations, self.truncations, self.infos = {}, {}, {}
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # -- the game -------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        first = self.first if self.first is not None else int(self._rng.integers(self.players))
+        self.state = coup.new_game(
+            players=self.players,
+            seed=int(self._rng.integers(2**63)),
+            characters=self.characters,
+            first=first,
+            **self.game,
+        )
+        self.moves = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
+        self._alive = set(range(self.players))
+        self._skip_agent_selection = None
+        self._settle()
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self._live()
+        seat = self.agent_seat[agent]
+        if action is None:
+            raise ValueError(f"{agent} is still in the game: step() needs an action, not None")
+        move = self.actions.action_to_move(int(action), seat)
+        try:
+            state.play(seat, move)
+        except ValueError as error:
+            legal = ", ".join(
+                f"{self.actions.move_to_action(m, seat)} ({m})" for m in state.legal(seat)
+            )
+            raise ValueError(
+                f"action {int(action)} ({move}) is not legal for {agent}: {error}; "
+                f"legal now: {legal}"
+            ) from None
+        self.moves += 1
+        self._cumulative_rewards[agent] = 0.0
+        for other in self.rewards:
+            self.rewards[other] = 0.0
+        self._settle()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _settle(self) -> None:
+        """Hand out results of the last move and select who moves next."""
+        state = self._live()
+        share = 1.0 / (self.players - 1)
+        for seat in tuple(self._alive):
+            if not state.alive(seat):
+                self._alive.discard(seat)
+                agent = self.possible_agents[seat]
+                self.rewards[agent] = -share
+                self.terminations[agent] = True
+        if state.over:
+            winner = state.winner
+            for seat in tuple(self._alive):
+                agent = self.possible_agents[seat]
+                self.rewards[agent] = 1.0 if seat == winner else -share
+                self.terminations[agent] = True
+            self._alive.clear()
+        elif self.moves >= self.max_moves:
+            for seat in self._alive:
+                self.truncations[self.possible_agents[seat]] = True
+            self._alive.clear()
+        if self._alive:
+            self.agent_selection = self.possible_agents[state.waiting[0]]
+        self._deads_step_first()
+
+    def _live(self) -> coup.State:
+        if self.state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.state
+
+    # -- what a seat sees -------------------------------------------------------------------
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        state = self._live()
+        seat = self.agent_seat[agent]
+        mask = np.zeros(self.actions.size, dtype=np.int8)
+        legal = state.legal(seat)
+        if legal:
+            mask[self.actions.actions(legal, seat)] = 1
+        return {"observation": self.encoder.encode(state.view(seat)), "action_mask": mask}
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """The legal-action mask of `agent` (int8, 1 = legal)."""
+        state = self._live()
+        seat = self.agent_seat[agent]
+        mask = np.zeros(self.actions.size, dtype=np.int8)
+        legal = state.legal(seat)
+        if legal:
+            mask[self.actions.actions(legal, seat)] = 1
+        return mask
+
+    def view(self, agent: str) -> dict[str, Any]:
+        """`agent`'s view of the game as a JSON-ready dict (see docs/engine.md)."""
+        return self._live().view(self.agent_seat[agent])
+
+    def legal_moves(self, agent: str) -> list[str]:
+        """`agent`'s legal moves in notation, e.g. ``["pass", "challenge"]``."""
+        return [str(move) for move in self._live().legal(self.agent_seat[agent])]
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = describe(self._live())
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(players: int = 4, **options: Any) -> CoupAEC:
+    """The unwrapped AEC environment (fastest); same options as :func:`env`."""
+    return CoupAEC(players, **options)
+
+
+def env(players: int = 4, **options: Any) -> AECEnv:
+    """The AEC environment wrapped in PettingZoo's ``OrderEnforcingWrapper``.
+
+    Options: ``characters`` (``"ambassador"`` or ``"inquisitor"``), ``history`` (moves of
+    public history in the observation, default 12), ``max_moves`` (decisions before the
+    game is truncated, default 2000), ``render_mode`` (``"human"``/``"ansi"``), ``first``
+    (starting seat; random by default), and :func:`coup.new_game` keywords (``copies``,
+    ``draft``, ``treasury``).
+    """
+    return wrappers.OrderEnforcingWrapper(raw_env(players, **options))

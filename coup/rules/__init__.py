@@ -1,0 +1,73 @@
+"""coup.rules — the pure game core: cards, settings and deal, moves and notation, the state
+machine, legal moves, per-seat views, records and replay. Standard library only."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from .cards import CHARACTERS, VARIANTS, characters_in, default_copies
+from .moves import IllegalMoveError, InvalidMoveError, Move
+from .records import (
+    FORMAT,
+    InvalidRecordError,
+    Record,
+    commitment,
+    final_state_json,
+    replay,
+    verify,
+)
+from .settings import Deal, Settings, SettingsError, check_deal
+from .state import PHASES, State
+
+
+def new_game(
+    players: int | list[str] | tuple[str, ...] = 4,
+    seed: int | None = None,
+    characters: str = "ambassador",
+    copies: int | None = None,
+    draft: bool | None = None,
+    treasury: int = 50,
+    first: int = 0,
+    deal: dict[str, Any] | None = None,
+) -> State:
+    """A new game. `players` is a count or a list of names; `seed` fixes the deal and every
+    shuffle (None: a fresh 128-bit secret). Raises SettingsError for impossible settings."""
+    if isinstance(players, (list, tuple)):
+        names = tuple(str(p) for p in players)
+    elif type(players) is int:
+        names = tuple(f"Player {i + 1}" for i in range(max(players, 0)))
+    else:
+        raise SettingsError(f"players must be a count or a list of names, not {players!r}")
+    settings = Settings.make(len(names), characters, copies, draft, treasury, first)
+    if seed is None:
+        seed = secrets.randbits(128)
+    elif type(seed) is not int:
+        raise SettingsError(f"seed must be an integer, not {seed!r}")
+    fixed = check_deal(settings, deal) if deal is not None else None
+    return State.start(settings, names, seed, fixed)
+
+
+__all__ = [
+    "CHARACTERS",
+    "FORMAT",
+    "PHASES",
+    "VARIANTS",
+    "Deal",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidRecordError",
+    "Move",
+    "Record",
+    "Settings",
+    "SettingsError",
+    "State",
+    "characters_in",
+    "check_deal",
+    "commitment",
+    "default_copies",
+    "final_state_json",
+    "new_game",
+    "replay",
+    "verify",
+]  # fmt: skip

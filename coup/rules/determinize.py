@@ -1,0 +1,104 @@
+"""Determinization: a copy of the game in which everything a seat cannot know is redrawn.
+
+Used by search bots (sample worlds consistent with what a seat knows). The result depends
+only on what the seat may know (its view) and on `rng`: two states that look the same to
+the seat give the same world for the same rng. What the seat knows is kept: its own
+cards, every face-up card, the cards it was shown (exchange draw, an examined card) and
+the hard facts of `view["known"]`; coins, phase and history are public.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from .moves import Move
+from .state import PRIVATE_VERBS, Entry
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+def determinize(s: State, seat: int | None, rng: random.Random) -> State:
+    c = s.clone()
+    c.determinized = True
+    n = s.n
+    seen_exchange = s.phase == "exchange" and seat == s.actor
+    seen_shown = s.phase == "examine" and seat is not None and seat in (s.actor, s.target)
+
+    # The cards whose places the seat knows.
+    fixed: Counter[str] = Counter()
+    for r in s.revealed:
+        fixed.update(r)
+    if seat is not None:
+        fixed.update(s.hands[seat])
+        if seen_exchange:
+            fixed.update(s.drawn)
+    known_court = list(s.known_court.get(seat, ())) if seat is not None else []
+    known_hands = {t: list(v) for (w, t), v in s.known_hands.items() if w == seat}
+    shown_target = s.target if seen_shown and s.target != seat else None
+    for cards in known_hands.values():
+        fixed.update(cards)
+    fixed.update(known_court)
+    if shown_target is not None and s.shown not in known_hands.get(shown_target, []):
+        known_hands.setdefault(shown_target, []).append(s.shown)  # type: ignore[arg-type]
+        fixed[s.shown] += 1  # type: ignore[index]
+
+    universe = _universe(s, seat, fixed, rng)
+    unknown = list((universe - fixed).elements())
+    unknown.sort()
+    rng.shuffle(unknown)
+
+    # Redeal: other hands (their known cards first), the pending exchange draw, the Court.
+    for t in range(n):
+        if t == seat:
+            continue
+        size = len(s.hands[t])
+        hand = known_hands.get(t, [])[:size]
+        while len(hand) < size:
+            hand.append(unknown.pop())
+        c.hands[t] = tuple(sorted(hand))
+    if s.phase == "exchange" and not seen_exchange:
+        c.drawn = tuple(unknown.pop() for _ in s.drawn)
+    court = known_court + unknown
+    rng.shuffle(court)
+    assert len(court) == len(s.court), "determinize: card count mismatch"
+    c.court = court
+    if s.phase == "examine" and not seen_shown:
+        c.shown = rng.choice(c.hands[s.target])  # type: ignore[index]
+    if s.settings.draft:
+        c.picks = [s.picks[t] if t == seat else None for t in range(n)]
+
+    # Nothing of what other seats know, nor the true hidden moves, may stay in the copy.
+    c.known_court = {seat: s.known_court[seat]} if seat in s.known_court else {}
+    c.known_hands = {k: v for k, v in s.known_hands.items() if k[0] == seat}
+    c.history = [_redact(e, seat) for e in s.history]
+    c._rs = rng.getrandbits(64)
+    c._legal = None
+    return c
+
+
+def _universe(s: State, seat: int | None, fixed: Counter[str], rng: random.Random) -> Counter[str]:
+    """The multiset of cards in play, as far as `seat` knows it."""
+    if not s.settings.draft:
+        return Counter(s.settings.deck())
+    # Draft: one pile (one card of each character) plus each player's pick. The seat
+    # knows its own pick; the other pick is any character consistent with what is seen.
+    base = Counter(s.settings.in_play)
+    picks = [p for t, p in enumerate(s.picks) if t == seat and p is not None]
+    base.update(picks)
+    unknown_picks = sum(1 for t, p in enumerate(s.picks) if p is not None and t != seat)
+    for _ in range(unknown_picks):
+        options = [ch for ch in s.settings.in_play if not (fixed - (base + Counter([ch])))]
+        if not options:
+            options = list(s.settings.in_play)
+        base[rng.choice(sorted(options))] += 1
+    return base
+
+
+def _redact(e: Entry, seat: int | None) -> Entry:
+    mover, move, forced, _draws, out, audience = e
+    if move.verb in PRIVATE_VERBS and mover != seat and audience != seat:
+        move = Move(move.verb)
+    return (mover, move, forced, (), out, audience)

@@ -1,0 +1,103 @@
+"""Legal moves for a seat, phase by phase (RULES.md: "A turn", "Order of one turn")."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from .cards import CHARACTERS, blockers_of
+from .moves import Move
+
+if TYPE_CHECKING:
+    from .state import State
+
+MAX_SEATS = 10
+INCOME, FOREIGN_AID, TAX, EXCHANGE = (
+    Move("income"),
+    Move("foreign_aid"),
+    Move("tax"),
+    Move("exchange"),
+)
+PASS, CHALLENGE, RETURN, SWAP = Move("pass"), Move("challenge"), Move("return"), Move("swap")
+COUP = [Move("coup", s) for s in range(MAX_SEATS)]
+ASSASSINATE = [Move("assassinate", s) for s in range(MAX_SEATS)]
+STEAL = [Move("steal", s) for s in range(MAX_SEATS)]
+EXAMINE = [Move("examine", s) for s in range(MAX_SEATS)]
+BLOCK = {c: Move("block", c) for c in CHARACTERS}
+REVEAL = {c: Move("reveal", c) for c in CHARACTERS}
+LOSE = {c: Move("lose", c) for c in CHARACTERS}
+SHOW = {c: Move("show", c) for c in CHARACTERS}
+DRAFT = {c: Move("draft", c) for c in CHARACTERS}
+
+_KEEPS: dict[tuple[int, tuple[str, ...]], list[Move]] = {}
+
+
+def keep_moves(pool: tuple[str, ...], size: int) -> list[Move]:
+    """Every distinct choice of `size` cards from `pool`, as `keep` moves."""
+    pool = tuple(sorted(pool))
+    key = (size, pool)
+    moves = _KEEPS.get(key)
+    if moves is None:
+        moves = [Move("keep", combo) for combo in dict.fromkeys(combinations(pool, size))]
+        _KEEPS[key] = moves
+    return moves
+
+
+def _distinct(cards: tuple[str, ...], table: dict[str, Move]) -> list[Move]:
+    if len(cards) == 2 and cards[0] != cards[1]:
+        return [table[cards[0]], table[cards[1]]]
+    return [table[c] for c in dict.fromkeys(cards)]
+
+
+def legal_moves(s: State, seat: int) -> list[Move]:
+    """Moves for a seat known to be in `s.waiting`."""
+    phase = s.phase
+    if phase == "action":
+        return _actions(s, seat)
+    if phase == "react":
+        moves = [PASS]
+        if s.claim is not None:
+            moves.append(CHALLENGE)
+        if s.action == "foreign_aid" or seat == s.target:
+            moves += [BLOCK[c] for c in blockers_of(s.action, s.variant)]  # type: ignore[arg-type]
+        return moves
+    if phase == "lose":
+        return _distinct(s.hands[seat], LOSE)
+    if phase == "challenge_block":
+        return [PASS, CHALLENGE]
+    if phase == "prove":
+        claim = s.claim if s.challenged == "action" else s.block_claim
+        hand = s.hands[seat]
+        reveal = [REVEAL[claim]] if claim is not None and claim in hand else []
+        return reveal + _distinct(hand, LOSE)
+    if phase == "block":
+        return [PASS] + [BLOCK[c] for c in blockers_of(s.action, s.variant)]  # type: ignore[arg-type]
+    if phase == "exchange":
+        hand = s.hands[seat]
+        return keep_moves(hand + s.drawn, len(hand))
+    if phase == "show":
+        return _distinct(s.hands[seat], SHOW)
+    if phase == "examine":
+        return [RETURN, SWAP]
+    if phase == "draft":
+        return [DRAFT[c] for c in s.settings.in_play]
+    return []
+
+
+def _actions(s: State, seat: int) -> list[Move]:
+    n, alive = s.n, s.alive_flags
+    targets = [t % n for t in range(seat + 1, seat + n) if alive[t % n]]
+    coins = s.coins[seat]
+    if coins >= 10:
+        return [COUP[t] for t in targets]
+    moves = [INCOME, FOREIGN_AID]
+    if coins >= 7:
+        moves += [COUP[t] for t in targets]
+    moves.append(TAX)
+    if coins >= 3:
+        moves += [ASSASSINATE[t] for t in targets]
+    moves += [STEAL[t] for t in targets]
+    moves.append(EXCHANGE)
+    if s.variant == "inquisitor":
+        moves += [EXAMINE[t] for t in targets]
+    return moves

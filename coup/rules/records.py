@@ -1,0 +1,166 @@
+"""Game records, `coup-record/1` (RECORDS.md): write them, check them, replay them."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING, Any
+
+from .moves import IllegalMoveError, InvalidMoveError, Move
+from .settings import SettingsError, check_deal, parse_settings
+
+if TYPE_CHECKING:
+    from .state import State
+
+FORMAT = "coup-record/1"
+Record = dict[str, Any]
+
+
+class InvalidRecordError(ValueError):
+    """A record that is malformed, or whose move is illegal; says where and why.
+
+    ``index``, ``seat`` and ``move`` name the offending move (None for a record-level error).
+    """
+
+    def __init__(
+        self, reason: str, index: int | None = None, seat: Any = None, move: Any = None
+    ) -> None:
+        self.reason, self.index, self.seat, self.move = reason, index, seat, move
+        if index is None:
+            text = f"invalid record: {reason}"
+        else:
+            text = f"move {index} (seat {seat}, {move!r}): {reason}"
+        super().__init__(text)
+
+
+def commitment(seed: int) -> str:
+    """The fair-shuffle commitment of a seed: hex SHA-256 of ``str(seed)``."""
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+def write_record(s: State) -> Record:
+    if s.determinized:
+        raise ValueError("a determinized copy is a guess, not a game: it has no record")
+    moves: list[dict[str, Any]] = []
+    for seat, move, forced, draws, _out, _aud in s.history:
+        if forced:
+            if draws and moves:
+                moves[-1].setdefault("draw", []).extend(draws)
+            continue
+        entry: dict[str, Any] = {"seat": seat, "move": str(move)}
+        if draws:
+            entry["draw"] = list(draws)
+        moves.append(entry)
+    return {
+        "format": FORMAT,
+        "players": list(s.names),
+        "settings": s.settings.as_dict(),
+        "deal": s.deal.as_dict(),
+        "seed": s.seed,
+        "moves": moves,
+    }
+
+
+def replay(record: Any, *, use_deal: bool = True, use_draws: bool = True) -> State:
+    """The state after a record's last move; raises InvalidRecordError saying why not.
+
+    `use_deal` / `use_draws` False ignore the record's deal / pinned draws and take them
+    from the seed instead (how a fair-shuffle record is verified).
+    """
+    from .state import State
+
+    if not isinstance(record, dict):
+        raise InvalidRecordError("a record is a JSON object")
+    if record.get("format") != FORMAT:
+        raise InvalidRecordError(f"format must be {FORMAT!r}, not {record.get('format')!r}")
+    names = record.get("players")
+    if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+        raise InvalidRecordError("players must be a list of names")
+    seed = record.get("seed", 0)
+    if type(seed) is not int:
+        raise InvalidRecordError(f"seed must be an integer, not {seed!r}")
+    try:
+        settings = parse_settings(len(names), record.get("settings"))
+        deal = None
+        if use_deal and record.get("deal") is not None:
+            deal = check_deal(settings, record["deal"])
+    except SettingsError as e:
+        raise InvalidRecordError(str(e)) from None
+    moves = record.get("moves", [])
+    if not isinstance(moves, list):
+        raise InvalidRecordError("moves must be a list")
+    s = State.start(settings, tuple(names), seed, deal)
+    for i, entry in enumerate(moves):
+        if not isinstance(entry, dict):
+            raise InvalidRecordError("each move must be an object with seat and move", i)
+        seat, text = entry.get("seat"), entry.get("move")
+        if type(seat) is not int or not isinstance(text, str):
+            raise InvalidRecordError(
+                "each move needs an integer seat and a move string", i, seat, text
+            )
+        draws = entry.get("draw", []) if use_draws else []
+        if not isinstance(draws, list) or not all(isinstance(c, str) for c in draws):
+            raise InvalidRecordError("draw must be a list of characters", i, seat, text)
+        try:
+            move = Move.parse(text)
+            s._pins = list(draws)
+            s.play(seat, move)
+        except InvalidMoveError as e:
+            raise InvalidRecordError(f"not a move: {e}", i, seat, text) from None
+        except IllegalMoveError as e:
+            raise InvalidRecordError(f"illegal: {e}", i, seat, text) from None
+        if s._pins:
+            left = ", ".join(s._pins)
+            s._pins = []
+            raise InvalidRecordError(f"pinned draws not drawn: {left}", i, seat, text)
+    return s
+
+
+def final_state_json(s: State) -> dict[str, Any]:
+    """The `coup replay --json` object (RECORDS.md)."""
+    return {
+        "over": s.over,
+        "winner": s.winner,
+        "turn": s.turn,
+        "treasury": s.treasury,
+        "court": len(s.court),
+        "players": [
+            {
+                "seat": i,
+                "name": s.names[i],
+                "coins": s.coins[i],
+                "influence": sorted(s.hands[i]),
+                "revealed": sorted(s.revealed[i]),
+                "alive": s.alive_flags[i],
+            }
+            for i in range(s.n)
+        ],
+        "waiting": [{"seat": w, "legal": [str(m) for m in s.legal(w)]} for w in s.waiting],
+    }
+
+
+def verify(record: Record) -> tuple[bool, str]:
+    """Check a record's fair-shuffle commitment: (verified, why).
+
+    Verified means: SHA-256(str(seed)) equals the commitment, and replaying from the seed
+    alone (ignoring the written deal and pinned draws) gives the same deal and draws.
+    """
+    promised = record.get("commitment")
+    if not isinstance(promised, str):
+        return False, "the record carries no commitment"
+    seed = record.get("seed")
+    if type(seed) is not int or commitment(seed) != promised.lower():
+        return False, "the seed does not match the commitment"
+    played = replay(record)
+    try:
+        fresh = replay(record, use_deal=False, use_draws=False)
+    except InvalidRecordError as e:
+        return False, f"the seed does not reproduce the game: {e}"
+    a, b = played.record(), fresh.record()
+    if a["deal"] != b["deal"]:
+        return False, "the deal is not the one the seed makes"
+    if a["moves"] != b["moves"]:
+        return False, "the draws are not the ones the seed makes"
+    return True, "verified"
+
+
+__all__ = ["FORMAT", "InvalidRecordError", "Record", "commitment", "replay", "verify"]

@@ -1,0 +1,44 @@
+"""The game's own random generator: SplitMix64, fully specified here.
+
+Records replay identically forever because every shuffle uses this generator, seeded
+from the record's ``seed``, and nothing else. Its whole state is one integer, so
+cloning a game costs nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TypeVar
+
+_MASK = (1 << 64) - 1
+T = TypeVar("T")
+
+
+def seed_state(seed: int) -> int:
+    """The generator state for a game seed: the first 8 bytes of SHA-256(str(seed))."""
+    return int.from_bytes(hashlib.sha256(str(seed).encode()).digest()[:8], "big")
+
+
+def next64(state: int) -> tuple[int, int]:
+    """One SplitMix64 step: (new state, 64-bit output)."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
+def shuffle(state: int, items: list[T]) -> int:
+    """Fisher–Yates shuffle of `items` in place; returns the new generator state.
+
+    Index j for position i is ``(output * (i + 1)) >> 64`` (Lemire's multiply-shift).
+    """
+    for i in range(len(items) - 1, 0, -1):
+        state = (state + 0x9E3779B97F4A7C15) & _MASK
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z ^= z >> 31
+        j = (z * (i + 1)) >> 64
+        items[i], items[j] = items[j], items[i]
+    return state

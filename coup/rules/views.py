@@ -1,0 +1,83 @@
+"""Per-seat views: everything a seat may know, and nothing else (JSON-ready dicts)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .state import PRIVATE_VERBS
+
+if TYPE_CHECKING:
+    from .state import Entry, State
+
+_NO_PENDING = ("action", "draft", "over")
+
+
+def build_view(s: State, seat: int | None) -> dict[str, Any]:
+    over = s.phase == "over"
+    players = [
+        {
+            "seat": i,
+            "name": s.names[i],
+            "coins": s.coins[i],
+            "influence": len(s.hands[i]),
+            "cards": list(s.hands[i]) if (i == seat or over) else None,
+            "revealed": list(s.revealed[i]),
+            "alive": s.alive_flags[i],
+        }
+        for i in range(s.n)
+    ]
+    pending = None
+    if s.phase not in _NO_PENDING:
+        pending = {
+            "actor": s.actor,
+            "action": s.action,
+            "target": s.target,
+            "claim": s.claim,
+            "block": None
+            if s.block_seat is None
+            else {"seat": s.block_seat, "claim": s.block_claim},
+            "challenger": s.challenger,
+            "challenged": s.challenged,
+            "loser": s.loser if s.phase == "lose" else None,
+        }
+    private: dict[str, Any] = {}
+    if seat is not None and seat == s.actor and s.phase == "exchange":
+        private["drawn"] = sorted(s.drawn)
+    if s.phase == "examine" and seat is not None and seat in (s.actor, s.target):
+        private["shown"] = {"seat": s.target, "card": s.shown}
+    known: dict[str, Any] = {"court": [], "hands": {}}
+    if seat is not None:
+        known["court"] = list(s.known_court.get(seat, ()))
+        known["hands"] = {str(t): list(c) for (v, t), c in s.known_hands.items() if v == seat}
+    legal = [str(m) for m in s._legal_for(seat)] if seat is not None and seat in s.waiting else []
+    return {
+        "seat": seat,
+        "players": players,
+        "settings": s.settings.as_dict(),
+        "treasury": s.treasury,
+        "court": len(s.court),
+        "turn": s.turn,
+        "phase": s.phase,
+        "pending": pending,
+        "waiting": list(s.waiting),
+        "passed": list(s.passed),
+        "legal": legal,
+        "private": private,
+        "known": known,
+        "history": [history_entry(e, seat) for e in s.history],
+        "over": over,
+        "winner": s.winner,
+    }
+
+
+def history_entry(e: Entry, seat: int | None) -> dict[str, Any]:
+    mover, move, forced, _draws, out, audience = e
+    text = str(move)
+    if move.verb in PRIVATE_VERBS and seat != mover and (seat is None or seat != audience):
+        text = move.verb
+    entry: dict[str, Any] = {"seat": mover, "move": text}
+    if forced:
+        entry["forced"] = True
+    if out:
+        entry["out"] = True
+    return entry

@@ -1,0 +1,185 @@
+"""The wire protocol (docs/protocol.md): client messages, their validation, error and
+close codes. Nothing here knows about tables or games."""
+
+from __future__ import annotations
+
+import json
+import time
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+MAX_FRAME = 4096  # bytes; a larger frame is refused with `too_large`
+MAX_WS_FRAME = 64 * 1024  # bytes; a larger frame closes the socket (1009)
+MAX_HTTP_BODY = 8 * 1024
+NAME_MAX = 24
+CHAT_MAX = 300
+CHAT_KEEP = 50
+HELLO_TIMEOUT = 10.0
+RATE_BURST = 20
+RATE_REFILL = 5.0  # messages per second
+FLOOD_CLOSE = 20  # consecutive rate_limited refusals before closing
+
+
+class Close:
+    """Named websocket close codes."""
+
+    GOING_AWAY = 1001
+    TOO_BIG = 1009
+    PROTOCOL = 4400
+    BAD_TOKEN = 4401
+    NO_TABLE = 4404
+    HELLO_TIMEOUT = 4408
+    FLOODING = 4429
+
+
+class ProtocolError(Exception):
+    """A refused request: `code` from the protocol's list, an English `message`."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+    def payload(self, msg_id: Any = None) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if msg_id is not None:
+            out["id"] = msg_id
+        return out
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+_INT = "int"
+_STR = "str"
+_DICT = "dict"
+_OPT_STR = "str?"
+
+# type -> {field: kind}; fields ending in "?" kinds are optional / nullable.
+MESSAGES: dict[str, dict[str, str]] = {
+    "hello": {"token": _OPT_STR},
+    "move": {"move": _STR, "version": _INT},
+    "chat": {"text": _STR},
+    "ping": {},
+    "leave": {},
+    "add_bot": {"seat": _INT, "level": _OPT_STR},
+    "remove": {"seat": _INT},
+    "move_seat": {"from": _INT, "to": _INT},
+    "settings": {"settings": _DICT},
+    "start": {},
+    "rematch": {},
+}
+REQUIRED: dict[str, set[str]] = {
+    name: {f for f, kind in fields.items() if not kind.endswith("?")}
+    for name, fields in MESSAGES.items()
+}
+
+
+@dataclass
+class Message:
+    type: str
+    fields: dict[str, Any]
+    id: Any = None
+
+
+def _check_id(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ProtocolError("bad_message", "`id` must be a string or an integer")
+    if isinstance(value, str) and len(value) > 64:
+        raise ProtocolError("bad_message", "`id` is longer than 64 characters")
+    return value
+
+
+def parse_message(frame: str | bytes) -> Message:
+    """Check one client frame; raise ProtocolError with the right code."""
+    size = len(frame.encode() if isinstance(frame, str) else frame)
+    if size > MAX_FRAME:
+        raise ProtocolError("too_large", f"message is {size} bytes; the limit is {MAX_FRAME}")
+    try:
+        data = json.loads(frame)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("bad_json", "message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", "message must be a JSON object")
+    msg_id = _check_id(data.get("id"))
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "message has no string `type`")
+    if kind not in MESSAGES:
+        raise ProtocolError("unknown_type", f"unknown message type {kind[:32]!r}")
+    spec = MESSAGES[kind]
+    fields: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in ("type", "id"):
+            continue
+        if key not in spec:
+            raise ProtocolError("bad_message", f"unknown field {key[:32]!r} in {kind!r}")
+        want = spec[key]
+        ok = (
+            (want == _INT and isinstance(value, int) and not isinstance(value, bool))
+            or (want == _STR and isinstance(value, str))
+            or (want == _OPT_STR and (value is None or isinstance(value, str)))
+            or (want == _DICT and isinstance(value, dict))
+        )
+        if not ok:
+            raise ProtocolError("bad_message", f"field {key!r} of {kind!r} has the wrong type")
+        fields[key] = value
+    missing = REQUIRED[kind] - fields.keys()
+    if missing:
+        raise ProtocolError("bad_message", f"{kind!r} needs {', '.join(sorted(missing))}")
+    return Message(kind, fields, msg_id)
+
+
+def clean_name(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ProtocolError("bad_name", "a name must be a string")
+    name = " ".join(value.split())
+    if not name:
+        raise ProtocolError("bad_name", "a name may not be empty")
+    if len(name) > NAME_MAX:
+        raise ProtocolError("bad_name", f"a name may have at most {NAME_MAX} characters")
+    if any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") for ch in name):
+        raise ProtocolError("bad_name", "a name may not contain control characters")
+    return name
+
+
+def clean_chat(value: str) -> str:
+    text = value.strip()
+    if not text:
+        raise ProtocolError("chat_empty", "chat text is empty")
+    if len(text) > CHAT_MAX:
+        raise ProtocolError("chat_too_long", f"chat text is over {CHAT_MAX} characters")
+    # Keep line breaks and tabs; drop other control characters.
+    text = "".join(
+        ch for ch in text if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cs")
+    )
+    if not text.strip():
+        raise ProtocolError("chat_empty", "chat text is empty")
+    return text
+
+
+class RateLimit:
+    """A token bucket per connection."""
+
+    def __init__(self, burst: int = RATE_BURST, refill: float = RATE_REFILL) -> None:
+        self.burst = burst
+        self.refill = refill
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+        self.refused_in_row = 0
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.refill)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            self.refused_in_row = 0
+            return True
+        self.refused_in_row += 1
+        return False

@@ -1,0 +1,295 @@
+"""`coup tournament`: many games between bots, seats rotated, ranked with intervals.
+
+    coup tournament --seats search,heuristic,heuristic,heuristic --games 2000 --seed 1
+
+Games come in blocks of one deal each: the deal is played once per rotation of the seats
+(for two players: each deal from both seats, a duplicate deal), so no bot profits from
+a lucky deal or from moving first. Games run in parallel on all cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import statistics
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from coup.bots.arena import GameResult, parse_spec, play_game
+
+
+@dataclass
+class Job:
+    index: int
+    specs: list[str]
+    deal_seed: int
+    bot_seed: int
+    settings: dict[str, Any]
+    save: str | None
+
+
+@dataclass
+class Tally:
+    """One bot's totals over the tournament (all seats it played)."""
+
+    name: str
+    seats: int = 0  # games x seats played by this bot
+    wins: int = 0
+    places: list[int] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+
+
+def schedule(
+    lineup: list[str], games: int, seed: int, settings: dict[str, Any], save: str | None
+) -> Iterator[Job]:
+    """The games: deal ``k`` is played with each rotation of the lineup in turn."""
+    players = len(lineup)
+    for index in range(games):
+        block, turn = divmod(index, players)
+        specs = [lineup[(seat + turn) % players] for seat in range(players)]
+        deal_seed = seed * 1_000_003 + block
+        bot_seed = seed * 7_919 + index
+        yield Job(index, specs, deal_seed, bot_seed, settings, save)
+
+
+def run_job(job: Job) -> tuple[int, GameResult]:
+    result = play_game(
+        job.specs, job.deal_seed, job.bot_seed, keep_record=job.save is not None, **job.settings
+    )
+    if job.save is not None and result.record is not None:
+        record = dict(result.record)
+        record["bots"] = job.specs
+        record["tournament"] = {"game": job.index, "deal_seed": job.deal_seed}
+        path = Path(job.save) / f"game-{job.index:06d}.json"
+        path.write_text(json.dumps(record, separators=(",", ":")) + "\n")
+        result.record = None
+    return job.index, result
+
+
+def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[k]
+
+
+def summarize(
+    lineup: list[str], results: list[GameResult], seed: int, settings: dict[str, Any]
+) -> dict[str, Any]:
+    tallies: dict[str, Tally] = {name: Tally(name) for name in lineup}
+    unfinished = 0
+    decisions = 0
+    for result in results:
+        decisions += result.decisions
+        if result.winner is None:
+            unfinished += 1
+        for seat, name in enumerate(result.seats):
+            tally = tallies[name]
+            tally.seats += 1
+            tally.wins += result.winner == seat
+            if result.winner is not None:
+                tally.places.append(result.places[seat])
+            tally.times.extend(result.times[seat])
+    players = len(lineup)
+    rows = []
+    for tally in tallies.values():
+        low, high = wilson(tally.wins, tally.seats)
+        share = lineup.count(tally.name) / players
+        rows.append(
+            {
+                "bot": tally.name,
+                "seats": lineup.count(tally.name),
+                "games": tally.seats,
+                "wins": tally.wins,
+                "win_rate": tally.wins / tally.seats if tally.seats else 0.0,
+                "ci95": [low, high],
+                "fair_share": 1 / players,
+                "team_share": share,
+                "avg_place": statistics.fmean(tally.places) if tally.places else None,
+                "decisions": len(tally.times),
+                "decision_ms": {
+                    "mean": 1000 * statistics.fmean(tally.times) if tally.times else 0.0,
+                    "p50": 1000 * percentile(tally.times, 0.50),
+                    "p95": 1000 * percentile(tally.times, 0.95),
+                    "max": 1000 * max(tally.times, default=0.0),
+                },
+            }
+        )
+    rows.sort(key=lambda row: -row["win_rate"])
+    return {
+        "format": "coup-tournament/1",
+        "lineup": lineup,
+        "players": players,
+        "games": len(results),
+        "seed": seed,
+        "settings": settings,
+        "unfinished": unfinished,
+        "decisions": decisions,
+        "bots": rows,
+    }
+
+
+def print_table(summary: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    title = (
+        f"{summary['games']} games, {summary['players']} players, seed {summary['seed']}"
+        f" — lineup {','.join(summary['lineup'])}"
+    )
+    table = Table(title=title)
+    for column in ("bot", "games", "wins", "win rate", "95% interval", "fair share"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for column in ("avg place", "mean ms", "p50 ms", "p95 ms"):
+        table.add_column(column, justify="right")
+    for row in summary["bots"]:
+        low, high = row["ci95"]
+        place = row["avg_place"]
+        times = row["decision_ms"]
+        table.add_row(
+            row["bot"] + (f" ×{row['seats']}" if row["seats"] > 1 else ""),
+            str(row["games"]),
+            str(row["wins"]),
+            f"{row['win_rate']:.1%}",
+            f"{low:.1%} – {high:.1%}",
+            f"{row['fair_share']:.1%}",
+            "—" if place is None else f"{place:.2f}",
+            f"{times['mean']:.1f}",
+            f"{times['p50']:.1f}",
+            f"{times['p95']:.1f}",
+        )
+    console = Console()
+    console.print(table)
+    if summary["unfinished"]:
+        console.print(f"[yellow]{summary['unfinished']} games stopped unfinished[/yellow]")
+
+
+def plot(summary: dict[str, Any], path: str) -> None:
+    """Win rates with their 95% intervals, and the fair share, as a PNG."""
+    try:
+        import matplotlib
+    except ImportError as error:  # pragma: no cover - depends on the extras installed
+        raise SystemExit("--plot needs matplotlib: pip install 'coup[plot]'") from error
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = summary["bots"]
+    names = [row["bot"] for row in rows]
+    rates = [row["win_rate"] for row in rows]
+    low = [row["win_rate"] - row["ci95"][0] for row in rows]
+    high = [row["ci95"][1] - row["win_rate"] for row in rows]
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.6 * len(rows)))
+    ax.barh(names, rates, xerr=[low, high], color="#5b7db1", capsize=6)
+    ax.axvline(1 / summary["players"], color="#c0392b", linestyle="--", label="fair share")
+    ax.set_xlim(0, 1)
+    ax.invert_yaxis()
+    ax.set_xlabel("win rate (95% Wilson interval)")
+    ax.set_title(f"{summary['games']} games, {','.join(summary['lineup'])}", fontsize=9)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="coup tournament",
+        description="Play many games between bots (seats rotated, deals duplicated) "
+        "and rank them by win rate.",
+    )
+    parser.add_argument(
+        "--seats",
+        required=True,
+        help="comma-separated bots, one per seat, e.g. search,heuristic "
+        "(options as name:key=value, e.g. search:sims=300)",
+    )
+    parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
+    parser.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
+    parser.add_argument("--characters", choices=("ambassador", "inquisitor"), default=None)
+    parser.add_argument("--no-draft", action="store_true", help="deal normally for 2 players")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--plot", metavar="FILE.png", help="draw the win rates to a PNG")
+    parser.add_argument("--save", metavar="DIR", help="save every game as a coup-record/1")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    lineup = [spec.strip() for spec in args.seats.split(",") if spec.strip()]
+    try:
+        if not 2 <= len(lineup) <= 10:
+            raise ValueError(f"--seats needs 2 to 10 bots, got {len(lineup)}")
+        for spec in lineup:
+            parse_spec(spec)
+        if args.games < 1:
+            raise ValueError("--games must be at least 1")
+        if args.jobs < 1:
+            raise ValueError("--jobs must be at least 1")
+        if args.plot and not args.plot.lower().endswith(".png"):
+            raise ValueError("--plot takes a .png file name")
+        if args.save:
+            Path(args.save).mkdir(parents=True, exist_ok=True)
+    except (ValueError, OSError) as error:
+        print(f"coup tournament: {error}", file=sys.stderr)
+        return 2
+    settings: dict[str, Any] = {}
+    if args.characters:
+        settings["characters"] = args.characters
+    if args.no_draft:
+        settings["draft"] = False
+    jobs = list(schedule(lineup, args.games, args.seed, settings, args.save))
+    results = run_all(jobs, args.jobs, show_progress=not args.quiet)
+    summary = summarize(lineup, results, args.seed, settings)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print_table(summary)
+    if args.plot:
+        plot(summary, args.plot)
+    return 0
+
+
+def run_all(jobs: list[Job], processes: int, show_progress: bool) -> list[GameResult]:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    results: list[GameResult | None] = [None] * len(jobs)
+    console = Console(stderr=True)
+    columns = (
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True, disable=not show_progress) as bar:
+        task = bar.add_task("games", total=len(jobs))
+        if processes == 1 or len(jobs) == 1:
+            for job in jobs:
+                index, result = run_job(job)
+                results[index] = result
+                bar.advance(task)
+        else:
+            with multiprocessing.get_context("fork").Pool(processes) as pool:
+                for index, result in pool.imap_unordered(run_job, jobs, chunksize=1):
+                    results[index] = result
+                    bar.advance(task)
+    return [r for r in results if r is not None]

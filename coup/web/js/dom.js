@@ -1,0 +1,59 @@
+// Tiny DOM helpers. User-provided text only ever goes through textContent / text nodes.
+import { t } from "./i18n.js";
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (v === true) el.setAttribute(k, "");
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+// A translated sentence whose {placeholders} are filled with nodes or plain text.
+export function tNodes(key, params = {}) {
+  const template = t(key, {});
+  const frag = document.createDocumentFragment();
+  let last = 0;
+  for (const m of template.matchAll(/\{(\w+)\}/g)) {
+    frag.append(document.createTextNode(template.slice(last, m.index)));
+    const v = params[m[1]];
+    if (v instanceof Node) frag.append(v);
+    else frag.append(document.createTextNode(v === undefined ? m[0] : String(v)));
+    last = m.index + m[0].length;
+  }
+  frag.append(document.createTextNode(template.slice(last)));
+  return frag;
+}
+
+export function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); return el; }
+
+export function $(sel, root = document) { return root.querySelector(sel); }
+export function $$(sel, root = document) { return [...root.querySelectorAll(sel)]; }
+
+let toastTimer = 0;
+export function toast(message, kind = "info") {
+  let el = document.getElementById("toast");
+  if (!el) { el = h("div", { id: "toast", role: "status", "aria-live": "polite" }); document.body.append(el); }
+  el.textContent = message;
+  el.className = `toast show ${kind}`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.className = `toast ${kind}`; }, kind === "error" ? 5000 : 2500);
+}
+
+export async function copyText(text) {
+  try { await navigator.clipboard.writeText(text); return true; } catch { /* fall back */ }
+  const ta = h("textarea", { style: "position:fixed;opacity:0" });
+  ta.value = text; document.body.append(ta); ta.select();
+  let ok = false; try { ok = document.execCommand("copy"); } catch { ok = false; }
+  ta.remove(); return ok;
+}

@@ -1,0 +1,51 @@
+// The home page: your name, a new table with its settings, joining by link, your recent tables.
+import { clear, h, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { settingsForm } from "./settings.js";
+import { cardFace } from "./cards.js";
+
+export function tableIdFrom(text) {
+  const s = String(text || "").trim();
+  const m = s.match(/\/t\/([A-Za-z0-9_-]{6,64})/) || s.match(/^([A-Za-z0-9_-]{6,64})$/);
+  return m ? m[1] : null;
+}
+
+export function renderHome(root, app) {
+  const nameInput = h("input", { id: "home-name", type: "text", maxlength: String(app.config.limits?.name || 24),
+    value: app.name(), autocomplete: "nickname", placeholder: t("home.name_placeholder"),
+    oninput: (e) => app.setName(e.target.value) });
+  const form = settingsForm(app.config, {});
+  const create = h("button", { type: "submit", class: "btn primary big", id: "create", text: t("home.create") });
+  const newTable = h("form", { class: "panel-card new-table", onsubmit: async (ev) => {
+    ev.preventDefault();
+    const name = nameInput.value.trim();
+    if (!name) { toast(t("error.bad_name"), "error"); nameInput.focus(); return; }
+    create.disabled = true;
+    try { await app.createTable(name, form.read()); } finally { create.disabled = false; }
+  } }, h("h2", { text: t("home.new_table") }), form.el, create);
+
+  const joinInput = h("input", { id: "join-link", type: "text", placeholder: t("home.join_placeholder"), autocomplete: "off" });
+  const join = h("form", { class: "panel-card join", onsubmit: (ev) => {
+    ev.preventDefault();
+    const id = tableIdFrom(joinInput.value);
+    if (!id) { toast(t("home.join_bad"), "error"); return; }
+    const frag = joinInput.value.match(/#token=([A-Za-z0-9_-]+)/);
+    app.go(`/t/${id}${frag ? `#token=${frag[1]}` : ""}`);
+  } }, h("h2", { text: t("home.join") }), h("p", { class: "hint", text: t("home.join_hint") }),
+  h("div", { class: "copy-row" }, joinInput, h("button", { type: "submit", class: "btn", id: "join", text: t("home.join_go") })));
+
+  const recent = app.recent();
+  const recentBox = recent.length ? h("div", { class: "panel-card recent" }, h("h2", { text: t("home.recent") }),
+    h("ul", {}, ...recent.map((r) => h("li", {}, h("a", { href: `/t/${r.table}`, onclick: (e) => { e.preventDefault(); app.go(`/t/${r.table}`); } },
+      h("b", { text: r.name || "?" }), " · ", h("code", { text: r.table.slice(0, 8) })))))) : null;
+
+  const hero = h("section", { class: "hero" },
+    h("div", { class: "hero-text" },
+      h("h1", { class: "hero-title", text: t("app.name") }),
+      h("p", { class: "tagline", text: t("home.tagline") }),
+      h("div", { class: "field name-field" }, h("label", { class: "field-label", for: "home-name", text: t("home.your_name") }), nameInput)),
+    h("div", { class: "hero-cards", "aria-hidden": "true" },
+      ...["duke", "assassin", "captain", "ambassador", "contessa"].map((c) => cardFace(c, { size: "md" }))));
+  clear(root).append(hero, h("div", { class: "home-grid" }, newTable, h("div", { class: "home-side" }, join, recentBox,
+    h("div", { class: "panel-card about" }, h("h2", { text: t("home.about") }), h("p", { text: t("home.about_text") })))));
+}

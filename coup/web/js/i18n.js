@@ -1,0 +1,81 @@
+// Catalog-based translation: every visible string comes from coup/web/i18n/<lang>.json.
+// Adding a language = adding its JSON file and one line in LANGUAGES.
+
+export const LANGUAGES = {
+  en: { name: "English", dir: "ltr" },
+  fa: { name: "فارسی", dir: "rtl" },
+  // ro: { name: "Română", dir: "ltr" },
+  // ja: { name: "日本語", dir: "ltr" },
+  // he: { name: "עברית", dir: "rtl" },
+  // id: { name: "Bahasa Indonesia", dir: "ltr" },
+};
+const RTL = new Set(["fa", "he", "ar", "ur"]);
+const STORE_KEY = "coup.lang";
+const catalogs = {};
+let current = "en";
+const listeners = [];
+
+export function pickLanguage() {
+  const url = new URLSearchParams(location.search).get("lang");
+  if (url && LANGUAGES[url]) return url;
+  let saved = null;
+  try { saved = localStorage.getItem(STORE_KEY); } catch { /* private mode */ }
+  if (saved && LANGUAGES[saved]) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (LANGUAGES[base]) return base;
+  }
+  return "en";
+}
+
+async function load(lang) {
+  if (catalogs[lang]) return catalogs[lang];
+  const res = await fetch(new URL(`../i18n/${lang}.json`, import.meta.url));
+  if (!res.ok) throw new Error(`catalog ${lang}: HTTP ${res.status}`);
+  catalogs[lang] = await res.json();
+  return catalogs[lang];
+}
+
+export async function setLanguage(lang, persist = false) {
+  if (!LANGUAGES[lang]) lang = "en";
+  await load("en");
+  try { await load(lang); } catch (err) { console.warn(err); lang = "en"; }
+  current = lang;
+  if (persist) { try { localStorage.setItem(STORE_KEY, lang); } catch { /* ignore */ } }
+  const root = document.documentElement;
+  root.lang = lang;
+  root.dir = RTL.has(lang) ? "rtl" : "ltr";
+  translateTree(document);
+  for (const fn of listeners) fn(lang);
+}
+
+export const language = () => current;
+export const isRtl = () => RTL.has(current);
+export function onLanguage(fn) { listeners.push(fn); }
+
+// t("log.tax", {name: "Sepideh"}) — {placeholders} are replaced as plain text.
+export function t(key, params = {}) {
+  let s = catalogs[current]?.[key];
+  if (s === undefined) s = catalogs.en?.[key];
+  if (s === undefined) return key;
+  return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+export function has(key) {
+  return catalogs[current]?.[key] !== undefined || catalogs.en?.[key] !== undefined;
+}
+
+// Numbers in the reader's digits (Persian digits for fa).
+export function num(n) {
+  try { return new Intl.NumberFormat(current).format(n); } catch { return String(n); }
+}
+
+// Elements carry data-i18n="key" (text), data-i18n-placeholder, data-i18n-title, data-i18n-aria.
+export function translateTree(root) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));
+}
+
+export function character(c) { return t(`char.${c}`); }

@@ -1,0 +1,107 @@
+// The lobby: seats, names, bots, settings, links, start. Host-only controls for the host.
+import { clear, copyText, h, toast } from "./dom.js";
+import { num, t } from "./i18n.js";
+import { settingsForm, settingsSummary } from "./settings.js";
+
+export function renderLobby(root, app) {
+  const msg = app.msg;
+  const table = msg.table;
+  const you = msg.you || {};
+  const seated = you.seat !== null && you.seat !== undefined;
+  const host = !!you.host;
+  const taken = table.seats.filter(Boolean).length;
+
+  const link = `${location.origin}/t/${table.id}`;
+  const share = h("div", { class: "share" },
+    h("label", { class: "field-label", for: "table-link", text: t("lobby.table_link") }),
+    h("div", { class: "copy-row" },
+      h("input", { id: "table-link", readonly: true, value: link, onfocus: (e) => e.target.select() }),
+      h("button", { type: "button", class: "btn", id: "copy-link", onclick: async () => toast(await copyText(link) ? t("lobby.copied") : t("lobby.copy_failed")), text: t("lobby.copy") })),
+    seated ? h("div", { class: "copy-row rejoin" },
+      h("span", { class: "hint", text: t("lobby.rejoin_hint") }),
+      h("button", { type: "button", class: "btn ghost", id: "copy-rejoin",
+        onclick: async () => toast(await copyText(app.rejoinLink()) ? t("lobby.copied") : t("lobby.copy_failed")), text: t("lobby.copy_rejoin") })) : null);
+
+  const nameInput = h("input", { id: "lobby-name", type: "text", maxlength: "24", value: app.name(), autocomplete: "nickname",
+    placeholder: t("home.name_placeholder"), oninput: (e) => app.setName(e.target.value) });
+  const who = seated
+    ? h("p", { class: "lobby-you" }, t("lobby.you_sit", { n: num(you.seat + 1), name: you.name || "" }))
+    : h("div", { class: "lobby-join" },
+      h("label", { class: "field-label", for: "lobby-name", text: t("home.your_name") }), nameInput,
+      h("p", { class: "hint", text: msg.table.status === "playing" ? t("lobby.running") : t("lobby.pick_seat") }));
+
+  const rows = table.seats.map((s, i) => seatRow(app, s, i, { seated, host, table }));
+  const seatList = h("ol", { class: "lobby-seats" }, ...rows);
+
+  const settingsBox = h("div", { class: "lobby-settings" }, h("h3", { text: t("lobby.settings") }));
+  if (host) {
+    const form = settingsForm(app.config, table.settings, {
+      onChange: () => app.send({ type: "settings", settings: form.read() }),
+    });
+    settingsBox.append(form.el);
+  } else settingsBox.append(settingsSummary(table.settings));
+
+  const actions = h("div", { class: "btn-row lobby-actions" });
+  if (host) {
+    actions.append(h("button", { type: "button", class: "btn primary big", id: "start", disabled: taken < 2,
+      title: taken < 2 ? t("lobby.need_two") : "", onclick: () => app.send({ type: "start" }),
+      text: table.status === "over" ? t("end.rematch") : t("lobby.start") }));
+    if (taken < 2) actions.append(h("span", { class: "hint", text: t("lobby.need_two") }));
+  } else if (seated) {
+    actions.append(h("span", { class: "waiting-host", text: t("lobby.wait_host") }),
+      h("button", { type: "button", class: "btn ghost", id: "leave", onclick: () => app.send({ type: "leave" }), text: t("lobby.leave") }));
+  } else {
+    actions.append(h("span", { class: "hint", text: t("lobby.watching", { n: num(table.spectators || 0) }) }));
+  }
+  if (table.status === "over") {
+    actions.append(h("button", { type: "button", class: "btn ghost", id: "back-to-game", onclick: () => app.showGame(), text: t("lobby.back_to_game") }));
+  }
+
+  const main = h("section", { class: "lobby-main" },
+    h("div", { class: "lobby-head" },
+      h("h1", { text: t("lobby.title") }),
+      h("span", { class: "lobby-status", text: t(`lobby.status.${table.status}`) })),
+    share, who,
+    h("h3", { text: t("lobby.seats", { taken: num(taken), total: num(table.seats.length) }) }),
+    seatList, actions);
+  clear(root).append(h("div", { class: "lobby-layout" }, main, settingsBox, app.chatPanel()));
+}
+
+function seatRow(app, s, i, { seated, host, table }) {
+  const you = app.msg.you || {};
+  const tags = [];
+  const controls = [];
+  if (!s) {
+    const label = h("span", { class: "empty-seat", text: t("lobby.empty") });
+    if (!seated && table.status !== "playing") {
+      controls.push(h("button", { type: "button", class: "btn primary sit", dataset: { seat: String(i) },
+        onclick: () => app.takeSeat(i), text: t("lobby.sit") }));
+    }
+    if (host) {
+      controls.push(h("button", { type: "button", class: "btn add-bot", dataset: { seat: String(i) },
+        onclick: () => app.send({ type: "add_bot", seat: i }), text: t("lobby.add_bot") }));
+    }
+    return h("li", { class: "lobby-seat empty", dataset: { seat: String(i) } },
+      h("span", { class: "seat-no", text: num(i + 1) }), label, h("span", { class: "seat-controls" }, ...controls));
+  }
+  if (s.host) tags.push(h("span", { class: "tag tag-host", text: t("lobby.host") }));
+  if (s.kind === "bot") tags.push(h("span", { class: "tag tag-bot", text: t("lobby.bot", { level: t(`level.${s.level}`) }) }));
+  if (i === you.seat) tags.push(h("span", { class: "tag tag-you", text: t("table.you") }));
+  if (s.kind === "human" && !s.connected) tags.push(h("span", { class: "tag tag-off", text: t("seat.disconnected") }));
+  if (host && !s.host) {
+    const empties = table.seats.map((x, j) => (x ? null : j)).filter((j) => j !== null);
+    if (empties.length) {
+      const select = h("select", { class: "move-to", "aria-label": t("lobby.move_to"), dataset: { seat: String(i) } },
+        h("option", { value: "", text: t("lobby.move_to") }),
+        ...empties.map((j) => h("option", { value: String(j), text: t("lobby.seat_n", { n: num(j + 1) }) })));
+      select.addEventListener("change", () => { if (select.value !== "") app.send({ type: "move_seat", from: i, to: Number(select.value) }); });
+      controls.push(select);
+    }
+    controls.push(h("button", { type: "button", class: "btn ghost danger remove", dataset: { seat: String(i) },
+      onclick: () => app.send({ type: "remove", seat: i }), text: t("lobby.remove") }));
+  }
+  return h("li", { class: `lobby-seat taken${i === you.seat ? " mine" : ""}`, dataset: { seat: String(i) } },
+    h("span", { class: "seat-no", text: num(i + 1) }),
+    h("span", { class: `avatar seat-colour-${i % 10}`, text: [...s.name][0]?.toUpperCase() || "?" }),
+    h("span", { class: "seat-name", text: s.name }), ...tags, h("span", { class: "seat-controls" }, ...controls));
+}

@@ -1,0 +1,84 @@
+// Seat tiles: who sits where, their coins, face-down and face-up cards, and their state.
+import { cardBack, cardFace, coinIcon } from "./cards.js";
+import { h } from "./dom.js";
+import { num, t } from "./i18n.js";
+
+export function seatName(view, seat) {
+  const p = view.players?.[seat];
+  return (p && p.name) || t("seat.unnamed", { n: seat + 1 });
+}
+
+// State words for one seat: thinking / passed / out / disconnected / bot.
+export function seatStates(ctx, seat) {
+  const { view, presence = {} } = ctx;
+  const p = view.players[seat];
+  const states = [];
+  if (!p.alive && !view.over) states.push("out");
+  else if (view.over && view.winner === seat) states.push("winner");
+  else if (view.over && !p.alive) states.push("out");
+  if (!view.over && p.alive && (view.waiting || []).includes(seat)) states.push("thinking");
+  if (!view.over && (view.passed || []).includes(seat)) states.push("passed");
+  const pr = presence[seat];
+  if (pr === "disconnected" || pr === "away") states.push("disconnected");
+  return states;
+}
+
+function badge(state) {
+  return h("span", { class: `badge b-${state}`, dataset: { state }, text: t(`seat.${state}`) });
+}
+
+// One opponent (or, for spectators, any player). ctx.targets: Map seat -> move (when choosing a target).
+export function seatTile(ctx, seat) {
+  const { view } = ctx;
+  const p = view.players[seat];
+  const states = seatStates(ctx, seat);
+  const isTurn = !view.over && view.turn === seat;
+  const target = ctx.targets?.get(seat);
+  const pend = view.pending;
+  const roles = [];
+  if (pend && pend.actor === seat) roles.push("actor");
+  if (pend && pend.target === seat) roles.push("target");
+  const cls = ["seat", ...states.map((s) => `is-${s}`), isTurn ? "is-turn" : "", target ? "targetable" : "",
+    ...roles.map((r) => `is-${r}`), ctx.bots?.has(seat) ? "is-bot" : ""].filter(Boolean).join(" ");
+  const cards = [];
+  const hidden = p.cards && (view.over || seat === ctx.me) ? p.cards : null;
+  if (hidden) for (const c of hidden) cards.push(cardFace(c, { size: "sm" }));
+  else for (let i = 0; i < p.influence; i++) cards.push(cardBack("sm"));
+  for (const c of p.revealed || []) cards.push(cardFace(c, { size: "sm", revealed: true }));
+  const known = view.known?.hands?.[String(seat)];
+  const body = [
+    h("div", { class: "seat-head" },
+      h("span", { class: `avatar seat-colour-${seat % 10}`, text: initial(seatName(view, seat)) }),
+      h("span", { class: "seat-name", text: seatName(view, seat) }),
+      ctx.bots?.has(seat) ? h("span", { class: "tag-bot", text: t("seat.bot") }) : null,
+      isTurn ? h("span", { class: "turn-mark", title: t("seat.turn"), text: t("seat.turn") }) : null),
+    h("div", { class: "seat-body" },
+      h("div", { class: "coins", title: t("seat.coins") }, coinIcon(), h("span", { class: "coin-count", text: num(p.coins) })),
+      h("div", { class: "seat-cards" }, ...cards)),
+    h("div", { class: "seat-states" }, ...states.map(badge),
+      roles.includes("target") ? h("span", { class: "badge b-target", text: t("seat.targeted") }) : null),
+  ];
+  if (known && known.length && !view.over) {
+    body.push(h("div", { class: "seat-known", text: t("seat.known", { cards: known.map((c) => t(`char.${c}`)).join(t("log.and")) }) }));
+  }
+  const attrs = { class: cls, dataset: { seat: String(seat), states: states.join(" ") } };
+  if (target) {
+    return h("button", { ...attrs, type: "button", "aria-label": t("act.target_aria", { name: seatName(view, seat) }),
+      onclick: () => ctx.onMove(target) }, ...body);
+  }
+  return h("div", attrs, ...body);
+}
+
+function initial(name) {
+  const ch = [...String(name).trim()][0];
+  return ch ? ch.toUpperCase() : "?";
+}
+
+// Seats to show around the table: clockwise starting after the viewer.
+export function opponentOrder(view, me) {
+  const n = view.players.length;
+  if (me === null || me === undefined) return [...Array(n).keys()];
+  const order = [];
+  for (let i = 1; i < n; i++) order.push((me + i) % n);
+  return order;
+}

@@ -1,0 +1,200 @@
+// The game screen: seats around, the centre (treasury, Court, what is happening), your hand,
+// your decision, the log and the chat.
+import { decisionPanel, resetIfNew, targetsFor, ui } from "./actions.js";
+import { cardBack, cardFace, coinIcon } from "./cards.js";
+import { clear, h, tNodes } from "./dom.js";
+import { num, t } from "./i18n.js";
+import { opponentOrder, seatName, seatStates, seatTile } from "./seats.js";
+import { describePending, renderLog } from "./words.js";
+
+export function renderTable(root, ctx) {
+  const { view } = ctx;
+  resetIfNew(view);
+  ctx.targets = view.phase === "action" ? targetsFor(view) : new Map();
+  const me = ctx.me;
+  const seated = me !== null && me !== undefined && view.players[me];
+
+  const board = h("section", { class: `board${ui.verb ? " targeting" : ""}`, "aria-label": t("table.board") });
+  const order = seated ? opponentOrder(view, me) : opponentOrder(view, null);
+  board.append(h("div", { class: `seats n${order.length}` }, ...order.map((s) => seatTile(ctx, s))));
+  board.append(centre(ctx));
+  if (seated) board.append(myArea(ctx));
+  else board.append(h("div", { class: "spectating", text: t("table.spectating") }));
+
+  const side = h("aside", { class: "side" },
+    h("div", { class: "tabs", role: "tablist" },
+      tabButton("log", ctx), tabButton("chat", ctx)),
+    logPanel(ctx), chatPanel(ctx));
+  side.dataset.tab = ctx.tab || "log";
+
+  const keepScroll = root.querySelector(".log-list");
+  const atBottom = !keepScroll || keepScroll.scrollHeight - keepScroll.scrollTop - keepScroll.clientHeight < 40;
+  const chatScroll = root.querySelector(".chat-list");
+  const chatAtBottom = !chatScroll || chatScroll.scrollHeight - chatScroll.scrollTop - chatScroll.clientHeight < 40;
+  const draft = root.querySelector(".chat-form input")?.value || "";
+  const hadFocus = document.activeElement?.matches?.(".chat-form input");
+  clear(root).append(h("div", { class: "table-layout" }, board, side));
+  if (view.over) root.append(endScreen(ctx));
+  const log = root.querySelector(".log-list");
+  if (log && atBottom) log.scrollTop = log.scrollHeight;
+  const chat = root.querySelector(".chat-list");
+  if (chat && chatAtBottom) chat.scrollTop = chat.scrollHeight;
+  const input = root.querySelector(".chat-form input");
+  if (input) { input.value = draft; if (hadFocus) input.focus(); }
+  tickCountdown(root, ctx);
+}
+
+function tabButton(name, ctx) {
+  const unread = name === "chat" && ctx.unread ? h("span", { class: "unread", text: num(ctx.unread) }) : null;
+  return h("button", { type: "button", role: "tab", class: `tab tab-${name}`, "aria-selected": (ctx.tab || "log") === name ? "true" : "false",
+    onclick: () => ctx.setTab(name) }, t(`table.tab.${name}`), unread);
+}
+
+function centre(ctx) {
+  const { view, msg } = ctx;
+  const deadline = msg.table?.deadline;
+  const mine = ctx.me !== null && ctx.me !== undefined && (view.legal || []).length > 0;
+  const banner = h("div", { class: `banner${mine ? " mine" : ""}`, role: "status" },
+    h("div", { class: "banner-text" }, describePending(view)),
+    mine ? h("div", { class: "banner-you", text: t("table.your_decision") })
+      : waitingLine(ctx));
+  const clock = deadline && !view.over
+    ? h("div", { class: `countdown k-${deadline.kind}`, dataset: { at: String(deadline.at), seconds: String(deadline.seconds) } },
+      h("div", { class: "countdown-bar" }, h("div", { class: "countdown-fill" })),
+      h("span", { class: "countdown-text" }))
+    : null;
+  const bank = h("div", { class: "bank" },
+    h("div", { class: "pile treasury", title: t("table.treasury") },
+      h("div", { class: "coin-stack" }, coinIcon(), coinIcon(), coinIcon()),
+      h("div", { class: "pile-label" }, h("span", { class: "pile-name", text: t("table.treasury") }),
+        h("b", { class: "pile-count", dataset: { value: String(view.treasury) }, text: num(view.treasury) }))),
+    h("div", { class: "pile court", title: t("table.court") },
+      h("div", { class: "deck" }, cardBack("xs"), cardBack("xs")),
+      h("div", { class: "pile-label" }, h("span", { class: "pile-name", text: t("table.court") }),
+        h("b", { class: "pile-count", dataset: { value: String(view.court) }, text: num(view.court) }))));
+  return h("div", { class: "centre" }, bank, h("div", { class: "now" }, banner, clock));
+}
+
+function waitingLine(ctx) {
+  const { view } = ctx;
+  if (view.over) return null;
+  const names = (view.waiting || []).filter((s) => s !== ctx.me).map((s) => seatName(view, s));
+  if (!names.length) return null;
+  const passed = (view.passed || []).map((s) => seatName(view, s));
+  return h("div", { class: "banner-wait" },
+    t("table.waiting_for", { names: names.join(t("log.comma")) }),
+    passed.length ? h("span", { class: "passed-line", text: ` · ${t("table.passed", { names: passed.join(t("log.comma")) })}` }) : null);
+}
+
+function myArea(ctx) {
+  const { view } = ctx;
+  const me = ctx.me;
+  const p = view.players[me];
+  const states = seatStates(ctx, me);
+  const isTurn = !view.over && view.turn === me;
+  const hand = h("div", { class: "hand" });
+  for (const c of p.cards || []) hand.append(cardFace(c, { size: "lg" }));
+  for (const c of p.revealed || []) hand.append(cardFace(c, { size: "lg", revealed: true }));
+  const known = view.known?.court?.length
+    ? h("div", { class: "known-court", text: t("table.known_court", { cards: view.known.court.map((c) => t(`char.${c}`)).join(t("log.and")) }) })
+    : null;
+  return h("section", { class: `me${isTurn ? " is-turn" : ""} ${states.map((s) => `is-${s}`).join(" ")}`, dataset: { seat: String(me) } },
+    h("div", { class: "me-head" },
+      h("span", { class: `avatar seat-colour-${me % 10}`, text: [...seatName(view, me)][0]?.toUpperCase() || "?" }),
+      h("span", { class: "seat-name", text: seatName(view, me) }),
+      h("span", { class: "you-tag", text: t("table.you") }),
+      h("div", { class: "coins big", title: t("seat.coins") }, coinIcon(), h("span", { class: "coin-count", text: num(p.coins) })),
+      h("div", { class: "seat-states" }, ...states.map((s) => h("span", { class: `badge b-${s}`, dataset: { state: s }, text: t(`seat.${s}`) })))),
+    h("div", { class: "me-main" }, hand, h("div", { class: "decision-wrap" }, decisionPanel(ctx), known)));
+}
+
+function logPanel(ctx) {
+  const items = renderLog(ctx.view);
+  const timeouts = new Map((ctx.msg.table?.timeouts || []).map((x) => [x.index, x.seat]));
+  const list = h("ol", { class: "log-list", "aria-live": "polite" }, ...items);
+  if (timeouts.size) list.dataset.timeouts = String(timeouts.size);
+  const commitment = ctx.msg.table?.commitment;
+  const fair = commitment
+    ? h("div", { class: "fair", title: t("fair.explain") },
+      h("span", { class: "fair-label", text: t("fair.commitment") }),
+      h("code", { class: "fair-hash", text: commitment }))
+    : null;
+  return h("div", { class: "panel log", role: "tabpanel" }, h("h2", { class: "panel-title", text: t("table.tab.log") }), fair, list);
+}
+
+export function chatPanel(ctx) {
+  const list = h("ol", { class: "chat-list" });
+  for (const m of ctx.msg.chat || []) {
+    const li = h("li", { class: `chat-msg${m.seat === ctx.me ? " mine" : ""}` });
+    li.append(h("b", { class: `who seat-colour-${(m.seat ?? 0) % 10}`, text: m.name || "?" }), document.createTextNode(" "));
+    li.append(h("span", { class: "chat-text", text: m.text }));
+    list.append(li);
+  }
+  if (!list.childNodes.length) list.append(h("li", { class: "empty", text: t("chat.empty") }));
+  const input = h("input", { type: "text", name: "chat", maxlength: "300", autocomplete: "off",
+    placeholder: ctx.me === null || ctx.me === undefined ? t("chat.spectator") : t("chat.placeholder"),
+    disabled: ctx.me === null || ctx.me === undefined, "aria-label": t("chat.placeholder") });
+  const form = h("form", { class: "chat-form", onsubmit: (ev) => {
+    ev.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    ctx.onChat(text);
+    input.value = "";
+  } }, input, h("button", { type: "submit", class: "btn", disabled: ctx.me === null || ctx.me === undefined, text: t("chat.send") }));
+  return h("div", { class: "panel chat", role: "tabpanel" }, h("h2", { class: "panel-title", text: t("table.tab.chat") }), list, form);
+}
+
+function endScreen(ctx) {
+  const { view, msg } = ctx;
+  const winner = view.winner;
+  const rows = view.players.map((p) => h("li", { class: `end-row${p.seat === winner ? " winner" : ""}` },
+    h("span", { class: `avatar seat-colour-${p.seat % 10}`, text: [...(p.name || "?")][0]?.toUpperCase() || "?" }),
+    h("span", { class: "seat-name", text: p.name || seatName(view, p.seat) }),
+    p.seat === winner ? h("span", { class: "badge b-winner", text: t("seat.winner") }) : null,
+    h("span", { class: "end-cards" },
+      ...(p.cards || []).map((c) => cardFace(c, { size: "sm" })),
+      ...(p.revealed || []).map((c) => cardFace(c, { size: "sm", revealed: true })))));
+  const seed = msg.table?.seed;
+  const fair = h("div", { class: "fair end-fair" },
+    h("div", {}, h("span", { class: "fair-label", text: t("fair.commitment") }), h("code", { class: "fair-hash", text: msg.table?.commitment || "—" })),
+    h("div", {}, h("span", { class: "fair-label", text: t("fair.seed") }), h("code", { class: "fair-seed", text: seed || t("fair.pending") })),
+    h("div", { class: "fair-check", dataset: { state: "unknown" } }));
+  if (seed && msg.table?.commitment) verify(seed, msg.table.commitment, fair.querySelector(".fair-check"));
+  const game = msg.table?.game;
+  const recordHref = game ? `/api/tables/${encodeURIComponent(msg.table.id)}/games/${game}/record` : null;
+  const buttons = h("div", { class: "btn-row end-buttons" },
+    recordHref ? h("a", { class: "btn", href: recordHref, download: `coup-${msg.table.id}-${game}.json`, id: "download-record", text: t("end.download") }) : null,
+    msg.you?.host
+      ? h("button", { type: "button", class: "btn primary", id: "rematch", disabled: msg.table?.status !== "over", onclick: ctx.onRematch, text: t("end.rematch") })
+      : h("span", { class: "sub", text: t("end.rematch_wait") }),
+    h("button", { type: "button", class: "btn ghost", id: "end-close", onclick: (ev) => ev.target.closest(".end-screen").classList.add("hidden"), text: t("end.close") }));
+  return h("div", { class: "end-screen", role: "dialog", "aria-modal": "true", "aria-labelledby": "end-title" },
+    h("div", { class: "end-card" },
+      h("div", { class: "end-crown" }),
+      h("h2", { id: "end-title", class: "end-title" }, winner === null || winner === undefined ? t("end.no_winner")
+        : tNodes(winner === ctx.me ? "end.you_win" : "end.wins", { name: h("b", { text: seatName(view, winner) }) })),
+      h("ol", { class: "end-rows" }, ...rows), fair, buttons));
+}
+
+async function verify(seed, commitment, el) {
+  if (!globalThis.crypto?.subtle) { el.textContent = t("fair.cli"); return; }
+  try {
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(seed));
+    const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const ok = hex === commitment.toLowerCase();
+    el.dataset.state = ok ? "ok" : "bad";
+    el.textContent = ok ? t("fair.verified") : t("fair.mismatch");
+  } catch { el.textContent = t("fair.cli"); }
+}
+
+// Countdown: called on render and every 250 ms by the app.
+export function tickCountdown(root, ctx) {
+  const el = root.querySelector(".countdown");
+  if (!el) return;
+  const at = Number(el.dataset.at);
+  const total = Number(el.dataset.seconds) * 1000 || 1;
+  const left = Math.max(0, at - (Date.now() + (ctx.clockOffset || 0)));
+  el.querySelector(".countdown-fill").style.width = `${Math.min(100, (left / total) * 100)}%`;
+  el.querySelector(".countdown-text").textContent = t("table.seconds_left", { n: num(Math.ceil(left / 1000)) });
+  el.classList.toggle("urgent", left < 5000);
+}
