@@ -176,6 +176,8 @@ def print_table(summary: dict[str, Any]) -> None:
             f"{times['p95']:.1f}",
         )
     console = Console()
+    if not console.is_terminal:
+        console = Console(width=132)
     console.print(table)
     if summary["unfinished"]:
         console.print(f"[yellow]{summary['unfinished']} games stopped unfinished[/yellow]")

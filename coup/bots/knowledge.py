@@ -14,6 +14,16 @@ ACTION_CLAIMS: dict[str, str] = {"tax": "duke", "assassinate": "assassin", "stea
 ACTIONS = frozenset(
     {"income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine"}
 )
+#: Odds of a claim when the claimant lacks the character, against when it holds it.
+BLUFF_ODDS = 0.3
+#: Odds that a holder of the character passes up a block with it.
+PASS_ODDS: dict[str, float] = {
+    "contessa": 0.1,
+    "captain": 0.4,
+    "ambassador": 0.4,
+    "inquisitor": 0.4,
+    "duke": 0.6,
+}
 #: Base worth of holding each character (higher is kept longer).
 BASE_VALUE: dict[str, float] = {
     "duke": 5.0,
@@ -56,6 +66,14 @@ class SeatRecord:
     proved: set[str] = field(default_factory=set)  # characters it revealed to a challenge
     passed_block: Counter[str] = field(default_factory=Counter)  # blocker chances passed up
     challenges: int = 0
+    chances: int = 0  # claims by others this seat could have challenged
+    # Evidence about the hidden hand it holds now (cleared when that hand changes):
+    active: set[str] = field(default_factory=set)  # claims made with this hand
+    passes: Counter[str] = field(default_factory=Counter)  # blocks it could have made, not
+
+    def new_hand(self) -> None:
+        self.active.clear()
+        self.passes.clear()
 
 
 class Knowledge:
@@ -67,6 +85,7 @@ class Knowledge:
         settings = view["settings"]
         self.variant: str = settings.get("characters", "ambassador")
         self.copies: int = settings["copies"]
+        self.draft: bool = bool(settings.get("draft"))
         self.characters: tuple[str, ...] = (
             "duke",
             "assassin",
@@ -112,12 +131,18 @@ class Knowledge:
         for seat, hand in self.known_hands.items():
             if seat != holder and seat != self.seat:
                 seen += hand.count(character)
-        return max(0, self.copies - seen)
+        return max(0, self.max_copies(character) - seen)
+
+    def max_copies(self, character: str) -> int:
+        """How many copies of ``character`` may be in the game (fewer after a draft)."""
+        if not self.draft:
+            return self.copies
+        return 1 + self.my_picks.count(character) + self.other_picks
 
     def all_visible(self, character: str) -> bool:
         """True when every copy of ``character`` is face up or in this seat's own hand."""
         seen = self.revealed[character] + self.cards.count(character)
-        return seen >= self.copies
+        return seen >= self.max_copies(character)
 
     def provably_false(self, seat: int, character: str) -> bool:
         """True when ``seat`` cannot hold ``character``, by counting the cards one can see."""
@@ -136,39 +161,80 @@ class Knowledge:
         challenged: tuple[int, str] | None = None
         action: str | None = None
         target: int | None = None
+        blocked = False
+        self.my_picks: list[str] = []
+        self.other_picks = 0
+        records = self.records
         for entry in history:
             seat = entry["seat"]
             words = str(entry["move"]).split()
             verb = words[0]
             arg = words[1] if len(words) > 1 else None
-            if challenged is not None and seat == challenged[0] and verb in ("reveal", "lose"):
-                record = self.records[seat]
-                if verb == "reveal":
-                    record.proved.add(challenged[1])
-                else:
-                    record.caught.add(challenged[1])
-                    record.claims.discard(challenged[1])
-                challenged = None
+            record = records[seat]
+            if verb == "reveal" or verb == "lose":
+                if challenged is not None and seat == challenged[0]:
+                    if verb == "reveal":
+                        record.proved.add(challenged[1])
+                    else:
+                        record.caught.add(challenged[1])
+                        record.claims.discard(challenged[1])
+                    challenged = None
+                if arg is not None:
+                    record.active.discard(arg)
+                    if verb == "reveal":
+                        record.passes.clear()
                 continue
             if verb in ACTIONS:
-                action, target = verb, (int(arg) if arg is not None else None)
+                action, blocked = verb, False
+                target = int(arg) if arg is not None else None
                 character = claim_of(verb, self.variant)
                 claim = (seat, character) if character else None
                 if character:
-                    self.records[seat].claims.add(character)
+                    record.claims.add(character)
+                    record.active.add(character)
                 challenged = None
             elif verb == "block" and arg is not None:
                 claim = (seat, arg)
-                self.records[seat].claims.add(arg)
+                blocked = True
+                record.claims.add(arg)
+                record.active.add(arg)
             elif verb == "challenge":
-                self.records[seat].challenges += 1
+                record.challenges += 1
                 challenged = claim
                 claim = None
-            elif verb == "pass" and action in ("assassinate", "steal") and seat == target:
-                for blocker in blockers_of(action, self.variant):
-                    self.records[seat].passed_block[blocker] += 1
-            elif verb == "pass" and action == "foreign_aid":
-                self.records[seat].passed_block["duke"] += 1
+            elif verb == "pass":
+                if claim is not None and claim[0] != seat:
+                    record.chances += 1
+                if blocked:
+                    continue
+                if action in ("assassinate", "steal") and seat == target:
+                    for blocker in blockers_of(action, self.variant):
+                        record.passed_block[blocker] += 1
+                        record.passes[blocker] += 1
+                elif action == "foreign_aid":
+                    record.passed_block["duke"] += 1
+                    record.passes["duke"] += 1
+            elif verb == "keep":
+                record.new_hand()
+            elif verb == "swap" and target is not None:
+                records[target].new_hand()
+            elif verb == "draft":
+                if seat == self.seat and arg is not None:
+                    self.my_picks.append(arg)
+                elif seat != self.seat:
+                    self.other_picks += 1
+
+    def likelihood(self, seat: int, hand: tuple[str, ...] | list[str]) -> float:
+        """How well a hidden ``hand`` for ``seat`` explains what it claimed and passed up."""
+        record = self.records[seat]
+        weight = 1.0
+        for character in record.active:
+            if character not in hand:
+                weight *= BLUFF_ODDS
+        for character, count in record.passes.items():
+            if character in hand:
+                weight *= PASS_ODDS.get(character, 0.5) ** count
+        return weight
 
     def claims(self, seat: int) -> set[str]:
         return self.records[seat].claims

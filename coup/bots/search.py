@@ -1,0 +1,132 @@
+"""The search bot: belief-weighted determinized Monte Carlo search.
+
+For each decision it
+
+1. reads its view into a belief: card counting plus how likely each opponent's claims,
+   blocks and passes are when true versus a bluff (`Knowledge.likelihood`);
+2. samples worlds consistent with its view (`state.determinize`) and resamples them by
+   that belief, so a player who claimed the Duke usually holds one in the sampled worlds;
+3. plays every candidate move in the same worlds, finishing each game with a fast playout
+   policy (`rollout.Playout`), and keeps the better half of the moves, round after round
+   (successive halving), until one is left.
+
+The budget is a number of playouts (``sims``), so the bot is deterministic for a seed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import TYPE_CHECKING
+
+from coup.bots.heuristic import HeuristicBot
+from coup.bots.knowledge import Knowledge
+from coup.bots.rollout import Playout
+
+if TYPE_CHECKING:
+    from coup import Move, State
+
+#: Playouts per decision by number of players still in (more players, longer playouts).
+DEFAULT_SIMS: dict[int, int] = {2: 800, 3: 500, 4: 360, 5: 280, 6: 220}
+
+
+class SearchBot:
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        sims: int | None = None,
+        worlds: int = 48,
+        oversample: int = 3,
+        prior: float = 0.02,
+        **playout: float,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.sims = sims
+        self.worlds = worlds
+        self.oversample = oversample
+        self.prior = prior
+        self.playout = Playout(**playout)  # type: ignore[arg-type]
+        self.guide = HeuristicBot(seed=self.rng.randrange(2**32), bluff_chance=0.0)
+
+    def choose(self, state: State, seat: int) -> Move:
+        legal = state.legal(seat)
+        if not legal:
+            raise ValueError(f"seat {seat} has no legal move now")
+        if len(legal) == 1:
+            return legal[0]
+        know = Knowledge(state.view(seat))
+        guess = self.guide.choose(state, seat)
+        alive = sum(1 for p in know.players if p["alive"])
+        sims = self.sims or DEFAULT_SIMS.get(alive, 180)
+        worlds = self.sample_worlds(state, seat, know, min(self.worlds, sims))
+        return self.halving(worlds, seat, legal, guess, sims)
+
+    # -- belief --------------------------------------------------------------------------
+    def sample_worlds(self, state: State, seat: int, know: Knowledge, count: int) -> list[State]:
+        """Worlds drawn from the view, resampled by how well they explain the history."""
+        rng = self.rng
+        pool = [state.determinize(seat, rng) for _ in range(count * self.oversample)]
+        opponents = know.opponents()
+        weights = []
+        for world in pool:
+            weight = 1.0
+            for other in opponents:
+                weight *= know.likelihood(other, world.hands[other])
+            weights.append(weight)
+        total = sum(weights)
+        if total <= 0:
+            return pool[:count]
+        # Systematic resampling: ``count`` evenly spaced pointers into the weight mass.
+        step = total / count
+        point = rng.random() * step
+        chosen: list[State] = []
+        acc = 0.0
+        for world, weight in zip(pool, weights, strict=True):
+            acc += weight
+            while point < acc and len(chosen) < count:
+                chosen.append(world)
+                point += step
+        while len(chosen) < count:
+            chosen.append(pool[-1])
+        return chosen
+
+    # -- search --------------------------------------------------------------------------
+    def halving(
+        self, worlds: list[State], seat: int, legal: list[Move], guess: Move, sims: int
+    ) -> Move:
+        """Successive halving over the moves, all played in the same worlds."""
+        moves = list(legal)
+        totals = {m: 0.0 for m in moves}
+        counts = {m: 0 for m in moves}
+        rounds = max(1, math.ceil(math.log2(len(moves))))
+        base = self.rng.randrange(2**32)
+        cursor = 0
+        for _ in range(rounds):
+            per_move = max(2, sims // (rounds * len(moves)))
+            for _ in range(per_move):
+                world = worlds[cursor % len(worlds)]
+                seed = base + cursor
+                cursor += 1
+                for move in moves:
+                    totals[move] += self.evaluate(world, seat, move, seed)
+                    counts[move] += 1
+
+            def score(m: Move) -> float:
+                return totals[m] / counts[m] + (self.prior if m == guess else 0.0)
+
+            moves.sort(key=score, reverse=True)
+            moves = moves[: max(1, (len(moves) + 1) // 2)]
+            if len(moves) == 1:
+                break
+        return moves[0]
+
+    def evaluate(self, world: State, seat: int, move: Move, seed: int) -> float:
+        """One playout after ``move`` in ``world``: 1 for a win, else 0."""
+        game = world.clone()
+        game.play(seat, move)
+        self.playout.run(game, random.Random(seed))
+        if game.winner is None:
+            return 0.5 if game.alive(seat) else 0.0
+        return 1.0 if game.winner == seat else 0.0
