@@ -139,9 +139,7 @@ class ActionSpace:
         try:
             return self._actions[seat][move]
         except KeyError:
-            raise ValueError(
-                f"{str(move)!r} by seat {seat} has no action in {self!r}"
-            ) from None
+            raise ValueError(f"{str(move)!r} by seat {seat} has no action in {self!r}") from None
 
     def actions(self, moves: Sequence[Move], seat: int) -> list[int]:
         """The integers of `moves` (for example ``state.legal(seat)``), in the same order."""

@@ -88,6 +88,9 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self.seat = 0
         self.steps = 0
         self.bots: dict[int, Any] = {}
+        #: Moves chosen by the agent and the bots since the env was made (forced moves,
+        #: played by the engine itself, are not counted).
+        self.decisions = 0
 
     def _make_bots(self) -> dict[int, Any]:
         from coup import bots as bot_registry
@@ -135,6 +138,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
             info["illegal"] = True
             truncated = self.steps >= self.max_steps
             return self._observe(), self.illegal_penalty, False, truncated, info
+        self.decisions += 1
         self._play_bots()
         if self.render_mode == "human":
             self.render()
@@ -155,6 +159,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
             if seat == me:
                 return
             state.play(seat, bots[seat].choose(state, seat))
+            self.decisions += 1
 
     def _done(self) -> bool:
         state = self._live()

@@ -50,6 +50,7 @@ With the default ``h = 12``: 339 + 49·n values (535 for 4 players).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from typing import Any
 
@@ -102,6 +103,8 @@ SEAT_FEATURES = 19
 _PHASE = {name: i for i, name in enumerate(PHASES)}
 _ACTION = {name: i for i, name in enumerate(ACTIONS)}
 _VERB = {name: i for i, name in enumerate(VERBS)}
+_NO_PENDING = ("action", "draft", "over")
+PRIVATE_VERBS = frozenset({"keep", "show", "draft"})  # their arguments are redacted
 
 
 class ObservationEncoder:
@@ -145,6 +148,9 @@ class ObservationEncoder:
         self.size = offset
         self.offset: dict[str, int] = {name: off for name, off, _ in self.fields}
         self._parsed: dict[str, tuple[int, int, int]] = {}
+        self._zeros = array("f", bytes(4 * self.size))
+        self._entries: dict[tuple[int, int], tuple[Any, array[float]]] = {}
+        self._clip = False  # card counts never exceed 2 in standard games
 
     def __repr__(self) -> str:
         return f"ObservationEncoder(players={self.players}, history={self.history})"
@@ -160,7 +166,7 @@ class ObservationEncoder:
             words = text.split(" ")
             verb = _VERB[words[0]]
             slot = target = -1
-            if len(words) == 2:
+            if len(words) == 2 and words[0] != "keep":  # kept cards are not encoded
                 if words[1].isdigit():
                     target = int(words[1])
                 else:
@@ -272,3 +278,111 @@ class ObservationEncoder:
         out[list(v)] = list(v.values())
         np.minimum(out, 1.0, out=out)
         return out
+
+    # -- the fast path ------------------------------------------------------------------
+    def encode_state(self, state: Any, seat: int) -> np.ndarray:
+        """The same vector as ``encode(state.view(seat))``, several times faster.
+
+        It reads the engine's state directly instead of building the view dict; a test
+        checks over many random games that both give identical vectors.
+        """
+        s = state
+        n = self.players
+        me = seat
+        off = self.offset
+        arr = array("f", self._zeros)
+        for card in s.hands[me]:
+            arr[off["hand"] + SLOT[card]] += 0.5
+        turn, waiting, passed = s.turn, s.waiting, s.passed
+        known_hands = s.known_hands
+        coins, hands, revealed, alive = s.coins, s.hands, s.revealed, s.alive_flags
+        b = off["seats"]
+        for k in range(n):
+            i = (me + k) % n
+            if alive[i]:
+                arr[b] = 1.0
+            arr[b + 1] = len(hands[i]) * 0.5
+            c = coins[i]
+            arr[b + 2] = (c if c < 12 else 12) / 12.0
+            if c >= 3:
+                arr[b + 3] = 1.0
+                if c >= 7:
+                    arr[b + 4] = 1.0
+                    if c >= 10:
+                        arr[b + 5] = 1.0
+            for card in revealed[i]:
+                arr[b + 6 + SLOT[card]] += 0.5
+            if i == turn:
+                arr[b + 11] = 1.0
+            if i in waiting:
+                arr[b + 12] = 1.0
+            if i in passed:
+                arr[b + 13] = 1.0
+            if known_hands and k:
+                for card in known_hands.get((me, i), ()):
+                    arr[b + 14 + SLOT[card]] += 0.5
+            b += SEAT_FEATURES
+        phase = s.phase
+        arr[off["phase"] + _PHASE[phase]] = 1.0
+        settings = s.settings
+        arr[off["treasury"]] = min(s.treasury / max(settings.treasury, 1), 1.0)
+        arr[off["court"]] = min(len(s.court) / (5 * settings.copies), 1.0)
+        if phase not in _NO_PENDING:
+            actor = s.actor
+            arr[off["pending.actor"] + (actor - me) % n] = 1.0
+            arr[off["pending.action"] + _ACTION[s.action]] = 1.0
+            if s.target is not None:
+                arr[off["pending.target"] + (s.target - me) % n] = 1.0
+            if s.claim is not None:
+                arr[off["pending.claim"] + SLOT[s.claim]] = 1.0
+            if s.block_seat is not None:
+                arr[off["block.seat"] + (s.block_seat - me) % n] = 1.0
+                arr[off["block.claim"] + SLOT[s.block_claim]] = 1.0
+            if s.challenger is not None:
+                arr[off["challenger"] + (s.challenger - me) % n] = 1.0
+            if phase == "lose" and s.loser is not None:
+                arr[off["loser"] + (s.loser - me) % n] = 1.0
+            if phase == "exchange" and me == actor:
+                for card in s.drawn:
+                    arr[off["drawn"] + SLOT[card]] += 0.5
+            elif phase == "examine" and (me == actor or me == s.target):
+                arr[off["shown.card"] + SLOT[s.shown]] = 1.0
+                arr[off["shown.seat"] + (s.target - me) % n] = 1.0
+        if s.known_court:
+            for card in s.known_court.get(me, ()):
+                arr[off["known.court"] + SLOT[card]] += 0.5
+        if self.history:
+            b = off["history"]
+            entry = self.entry
+            cache = self._entries
+            history = s.history
+            if len(cache) > 50_000:
+                cache.clear()
+            for e in history[: -self.history - 1 : -1] if history else ():
+                # entries are immutable tuples shared by every later state: cache by id,
+                # keeping the entry itself in the value so that its id stays unique
+                hit = cache.get((id(e), me))
+                if hit is None:
+                    hit = cache[(id(e), me)] = (e, self._entry_vector(e, me))
+                arr[b : b + entry] = hit[1]
+                b += entry
+        out = np.frombuffer(arr, dtype=np.float32)
+        if self._clip:
+            np.minimum(out, 1.0, out=out)
+        return out
+
+    def _entry_vector(self, e: tuple[Any, ...], me: int) -> array[float]:
+        n = self.players
+        mover, move = e[0], e[1]
+        hidden = move.verb in PRIVATE_VERBS and me != mover and me != e[5]
+        offsets = [0, 1 + (mover - me) % n, 1 + n + _VERB[move.verb]]
+        arg = move.arg
+        if not hidden and arg is not None and type(arg) is not tuple:
+            if type(arg) is int:
+                offsets.append(24 + n + (arg - me) % n)
+            else:
+                offsets.append(19 + n + SLOT[arg])
+        vector = array("f", bytes(4 * self.entry))
+        for o in offsets:
+            vector[o] = 1.0
+        return vector

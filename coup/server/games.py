@@ -1,0 +1,131 @@
+"""Game lifecycle helpers: a new game's run, event rows, and what the clock does when a
+deadline passes (a timer's default move, or a bot's move)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import random
+import secrets
+from typing import TYPE_CHECKING, Any
+
+import coup
+from coup.server.protocol import ProtocolError, now_ms
+from coup.server.table import GameRun, Seat, Table
+from coup.server.timers import default_move
+
+if TYPE_CHECKING:
+    from coup.server.service import TableService
+
+log = logging.getLogger("coup.server")
+
+
+def commitment(seed: int) -> str:
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+def new_run(table: Table, taken: list[Seat], version: int) -> GameRun:
+    """Deal a new game for the taken seats (already closed up to 0..n-1)."""
+    n = len(taken)
+    members = [s.member for s in taken]
+    if table.last_winner in members:
+        first = members.index(table.last_winner)  # a rematch: the last winner starts
+    else:
+        first = secrets.randbelow(n)
+    seed = secrets.randbits(128)
+    draft = bool(table.settings["draft"]) if n == 2 else None
+    state = coup.new_game(
+        players=[s.name for s in taken],
+        seed=seed,
+        characters=str(table.settings["characters"]),
+        draft=draft,
+        first=first,
+    )
+    header = state.record()
+    header.pop("moves", None)
+    header["commitment"] = commitment(seed)
+    header["table"] = table.id
+    header["game"] = table.games + 1
+    return GameRun(table.games + 1, state, header, members, [], [], version)
+
+
+def event_move(row: dict[str, Any]) -> dict[str, Any]:
+    """A stored event as a record move."""
+    move: dict[str, Any] = {"seat": row["seat"], "move": row["move"]}
+    if row.get("draw"):
+        move["draw"] = json.loads(row["draw"])
+    return move
+
+
+def event_row(
+    run: GameRun, seq: int, move: dict[str, Any], at: int, timeout: bool, step: int | None
+) -> dict[str, Any]:
+    draw = move.get("draw")
+    return {
+        "game": run.number,
+        "seq": seq,
+        "seat": move["seat"],
+        "move": move["move"],
+        "draw": json.dumps(draw) if draw else None,
+        "timeout": timeout,
+        "step": step if timeout else None,
+        "at": at,
+    }
+
+
+class _RandomBot:
+    """Stand-in when no bot of that level can be made: a uniformly random legal move."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: Any, seat: int) -> Any:
+        return self.rng.choice(state.legal(seat))
+
+
+def make_bot(level: str | None) -> Any:
+    seed = secrets.randbits(64)
+    try:
+        from coup import bots
+
+        return bots.for_level(level or "easy", seed=seed)
+    except Exception:  # noqa: BLE001 - any failure falls back to the random bot
+        log.warning("no bot for level %r; using a random bot", level)
+        return _RandomBot(seed)
+
+
+async def fire(service: TableService, table: Table) -> None:
+    """Handle the earliest deadline that has passed: one move, then the clock re-arms."""
+    now = now_ms()
+    run = table.run
+    due = sorted((d.due_at, seat) for seat, d in table.deadlines.items() if d.due_at <= now)
+    if run is None or not table.playing or not due:
+        service._arm(table)
+        return
+    _, seat = due[0]
+    deadline = table.deadlines[seat]
+    state = run.state  # never changed in place: every move swaps in a new state
+    try:
+        if deadline.kind == "bot":
+            sitter = table.seat(run.members[seat])
+            bot = table.bots.get(seat)
+            if bot is None:
+                bot = table.bots[seat] = make_bot(None if sitter is None else sitter.level)
+            if sitter is not None and sitter.level in (None, "easy"):
+                move = bot.choose(state, seat)
+            else:
+                move = await asyncio.to_thread(bot.choose, state, seat)
+            await service.play(table, seat, str(move), None, expect=run)
+        else:
+            move = default_move(state, seat)
+            await service.play(table, seat, move, None, timeout=True, expect=run)
+    except ProtocolError as exc:
+        if exc.code == "stale":
+            return  # someone moved first; whoever did re-armed the clock
+        log.warning("table %s: clock move for seat %s refused: %s", table.id, seat, exc)
+        table.deadlines.pop(seat, None)
+        service._arm(table)

@@ -1,0 +1,85 @@
+"""Open websocket connections, grouped by table, and their outgoing messages.
+
+Each connection has its own writer task. Views are coalesced: a slow client that has
+not yet been sent view N when view N+1 arrives only gets N+1 (each view is complete).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections import deque
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+
+class Connection:
+    def __init__(self, ws: WebSocket, table_id: str, member: str | None) -> None:
+        self.ws = ws
+        self.table_id = table_id
+        self.member = member
+        self._queue: deque[str] = deque()
+        self._view: str | None = None
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.sent = 0
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._pump())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    def send_view(self, text: str) -> None:
+        self._view = text
+        self._wake.set()
+
+    def send(self, payload: dict[str, Any]) -> None:
+        self._queue.append(json.dumps(payload, separators=(",", ":")))
+        self._wake.set()
+
+    async def _pump(self) -> None:
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._queue or self._view is not None:
+                    if self._queue:
+                        text = self._queue.popleft()
+                    else:
+                        text, self._view = self._view or "", None
+                    await self.ws.send_text(text)
+                    self.sent += 1
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001  (the socket went away; the reader cleans up)
+            return
+
+
+class Hub:
+    def __init__(self) -> None:
+        self.tables: dict[str, set[Connection]] = {}
+
+    def add(self, conn: Connection) -> None:
+        self.tables.setdefault(conn.table_id, set()).add(conn)
+
+    def remove(self, conn: Connection) -> None:
+        conns = self.tables.get(conn.table_id)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.tables[conn.table_id]
+
+    def of(self, table_id: str) -> set[Connection]:
+        return self.tables.get(table_id, set())
+
+    def spectators(self, table_id: str, seated: set[str]) -> int:
+        return sum(1 for c in self.of(table_id) if c.member is None or c.member not in seated)
+
+    def count(self) -> int:
+        return sum(len(c) for c in self.tables.values())

@@ -1,0 +1,247 @@
+"""One table in memory: its seats, settings, chat and the game under way.
+
+Lobby operations here are pure (no I/O): they check the request, change the model, and
+raise `ProtocolError` (changing nothing) when the request is not allowed. The service
+(`service.py`) persists the result and tells the connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from coup.server import settings as table_settings
+from coup.server.protocol import CHAT_KEEP, ProtocolError
+
+
+def new_table_id() -> str:
+    return secrets.token_urlsafe(16)  # 128 bits, 22 characters
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)  # 256 bits, 43 characters
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Seat:
+    member: str  # stable id of whoever sits here (survives seat moves)
+    name: str
+    kind: str  # "human" | "bot"
+    level: str | None = None
+    token_hash: str | None = None
+    host: bool = False
+
+    def row(self, seat: int) -> dict[str, Any]:
+        return {
+            "seat": seat,
+            "member": self.member,
+            "name": self.name,
+            "kind": self.kind,
+            "level": self.level,
+            "token_hash": self.token_hash,
+            "host": self.host,
+        }
+
+
+@dataclass
+class Deadline:
+    kind: str  # "turn" | "reaction" | "away" | "bot"
+    due_at: int  # ms
+    seconds: int  # full length, for the page's progress bar
+    since: int  # ms: when this seat was first needed in this decision
+
+
+@dataclass
+class GameRun:
+    """The game under way (or the last one) at a table."""
+
+    number: int
+    state: Any  # coup.State
+    header: dict[str, Any]  # the record without moves; holds the secret seed
+    members: list[str]  # member id by game seat
+    moves: list[dict[str, Any]]  # the record's moves so far
+    timeouts: list[dict[str, int]]
+    changed_version: int  # version of the first view showing the current position
+
+    @property
+    def seq(self) -> int:
+        return len(self.moves)
+
+    @property
+    def seed(self) -> int:
+        return int(self.header["seed"])
+
+    @property
+    def commitment(self) -> str:
+        return str(self.header["commitment"])
+
+    def seat_of(self, member: str | None) -> int | None:
+        if member is None or member not in self.members:
+            return None
+        return self.members.index(member)
+
+    def record(self) -> dict[str, Any]:
+        out = dict(self.header)
+        out["moves"] = [dict(m) for m in self.moves]
+        out["timeouts"] = [dict(t) for t in self.timeouts]
+        if self.state.over:
+            out["winner"] = self.state.winner
+        return out
+
+
+@dataclass
+class Table:
+    id: str
+    settings: dict[str, Any]
+    seats: list[Seat | None]
+    status: str = "lobby"  # "lobby" | "playing" | "over"
+    version: int = 1
+    games: int = 0
+    last_winner: str | None = None
+    run: GameRun | None = None
+    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_KEEP))
+    deadlines: dict[int, Deadline] = field(default_factory=dict)
+    connected: dict[str, int] = field(default_factory=dict)  # member -> open connections
+    away_since: dict[str, int] = field(default_factory=dict)  # member -> ms
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bots: dict[int, Any] = field(default_factory=dict)  # game seat -> Bot
+    clock: asyncio.Task[None] | None = None
+
+    # ---- lookups ------------------------------------------------------------------
+    def seat_rows(self) -> list[dict[str, Any]]:
+        return [s.row(i) for i, s in enumerate(self.seats) if s is not None]
+
+    def seat_of(self, member: str | None) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s is not None and s.member == member:
+                return i
+        return None
+
+    def member_by_token(self, token: str) -> str | None:
+        digest = token_hash(token)
+        for s in self.seats:
+            if (
+                s is not None
+                and s.token_hash is not None
+                and secrets.compare_digest(s.token_hash, digest)
+            ):
+                return s.member
+        return None
+
+    def seat(self, member: str | None) -> Seat | None:
+        i = self.seat_of(member)
+        return None if i is None else self.seats[i]
+
+    def is_host(self, member: str | None) -> bool:
+        s = self.seat(member)
+        return s is not None and s.host
+
+    def is_connected(self, seat: Seat) -> bool:
+        return seat.kind == "bot" or self.connected.get(seat.member, 0) > 0
+
+    @property
+    def playing(self) -> bool:
+        return self.status == "playing"
+
+    # ---- lobby operations (pure) ----------------------------------------------------
+    def _not_playing(self) -> None:
+        if self.playing:
+            raise ProtocolError("game_running", "a game is running at this table", 409)
+
+    def _index(self, seat: int) -> int:
+        if not 0 <= seat < len(self.seats):
+            raise ProtocolError(
+                "bad_seat", f"seat {seat} is not at this table (0-{len(self.seats) - 1})"
+            )
+        return seat
+
+    def _empty(self, seat: int) -> int:
+        if self.seats[self._index(seat)] is not None:
+            raise ProtocolError("seat_taken", f"seat {seat} is taken", 409)
+        return seat
+
+    def _taken(self, seat: int) -> Seat:
+        s = self.seats[self._index(seat)]
+        if s is None:
+            raise ProtocolError("seat_empty", f"seat {seat} is empty", 409)
+        return s
+
+    def sit(self, name: str, seat: int | None, *, host: bool = False) -> tuple[int, str]:
+        """Seat a person; returns (seat, token)."""
+        self._not_playing()
+        if seat is None:
+            free = [i for i, s in enumerate(self.seats) if s is None]
+            if not free:
+                raise ProtocolError("table_full", "every seat is taken", 409)
+            seat = free[0]
+        self._empty(seat)
+        token = new_token()
+        self.seats[seat] = Seat(secrets.token_hex(8), name, "human", None, token_hash(token), host)
+        return seat, token
+
+    def add_bot(self, seat: int, level: str | None) -> None:
+        self._not_playing()
+        level = level or str(self.settings["bot_level"])
+        if level not in table_settings.levels():
+            raise ProtocolError("bad_level", f"no bot level {level[:16]!r}")
+        self._empty(seat)
+        used = {s.name for s in self.seats if s is not None}
+        k = 1
+        while f"Bot {k}" in used:
+            k += 1
+        self.seats[seat] = Seat(secrets.token_hex(8), f"Bot {k}", "bot", level)
+
+    def remove(self, seat: int) -> Seat:
+        self._not_playing()
+        s = self._taken(seat)
+        if s.host:
+            raise ProtocolError("host_stays", "the host cannot be removed")
+        self.seats[seat] = None
+        return s
+
+    def leave(self, member: str) -> None:
+        seat = self.seat_of(member)
+        if seat is None:
+            raise ProtocolError("not_seated", "you hold no seat at this table")
+        self._not_playing()
+        if self.is_host(member):
+            raise ProtocolError("host_stays", "the host cannot leave the table")
+        self.seats[seat] = None
+
+    def move_seat(self, source: int, target: int) -> None:
+        self._not_playing()
+        s = self._taken(source)
+        self._empty(target)
+        self.seats[source], self.seats[target] = None, s
+
+    def change_settings(self, patch: Any) -> None:
+        self._not_playing()
+        new = table_settings.merge(self.settings, patch)
+        cap = int(new["seats"])
+        taken = [s for s in self.seats if s is not None]
+        if len(taken) > cap:
+            raise ProtocolError(
+                "bad_settings", f"{len(taken)} seats are taken; remove someone first"
+            )
+        if cap < len(self.seats) and any(s is not None for s in self.seats[cap:]):
+            self.seats = [*taken, *([None] * (cap - len(taken)))]
+        else:
+            self.seats = (self.seats + [None] * cap)[:cap]
+        self.settings = new
+
+    def close_up(self) -> list[Seat]:
+        """Renumber the taken seats 0..n-1 (at the start of a game); returns them."""
+        taken = [s for s in self.seats if s is not None]
+        if len(taken) < 2:
+            raise ProtocolError("not_enough_players", "a game needs at least 2 seats taken")
+        cap = int(self.settings["seats"])
+        self.seats = [*taken, *([None] * (cap - len(taken)))]
+        return taken

@@ -1,0 +1,123 @@
+"""Deadlines: when a timer (or a bot) must move for a seat, and what the timer plays.
+
+`plan()` recomputes the deadlines of a table after any change; `default_move()` picks
+the move the table plays for a seat whose time ran out (docs/protocol.md, *Timers*).
+Nothing here sleeps: the service runs one clock task per table on these numbers.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from coup.server.settings import REACTION_PHASES
+from coup.server.table import Deadline, Table
+
+_rng = random.SystemRandom()
+
+
+def default_move(state: Any, seat: int) -> str:
+    """The move a timer plays for `seat` (one of its legal moves, in notation)."""
+    legal = [str(m) for m in state.legal(seat)]
+    if not legal:
+        raise ValueError(f"seat {seat} has no legal move")
+    phase = str(state.phase)
+    if phase in REACTION_PHASES and "pass" in legal:
+        return "pass"
+    if phase == "action":
+        if "income" in legal:
+            return "income"
+        coups = [m for m in legal if m.startswith("coup ")]
+        return coups[0] if coups else legal[0]
+    if phase in ("lose", "prove"):
+        loses = [m for m in legal if m.startswith("lose ")]
+        return loses[0] if loses else legal[0]
+    if phase == "exchange":
+        own = state.view(seat)["players"][seat]["cards"] or []
+        keep = "keep " + " ".join(sorted(own))
+        for m in legal:
+            if m.startswith("keep ") and sorted(m.split()[1:]) == sorted(own):
+                return m
+        return keep if keep in legal else legal[0]
+    if phase == "examine" and "return" in legal:
+        return "return"
+    return legal[0]
+
+
+def plan(
+    table: Table,
+    *,
+    now: int,
+    away_seconds: float,
+    bot_delay: tuple[float, float],
+    fresh: bool,
+) -> dict[int, Deadline]:
+    """The deadlines of every seat that must move now.
+
+    `fresh` is True when a new decision begins (every game move except a `pass` that
+    leaves the same challenge/block window open): clocks start anew. Otherwise (a pass
+    inside a window, a connection coming or going, a restart) the running clocks stay.
+    """
+    run = table.run
+    if run is None or not table.playing or run.state.over:
+        return {}
+    state = run.state
+    phase = str(state.phase)
+    reaction = phase in REACTION_PHASES
+    length = int(table.settings["reaction_timer" if reaction else "turn_timer"])
+    kind = "reaction" if reaction else "turn"
+    old = table.deadlines
+    out: dict[int, Deadline] = {}
+    for seat in state.waiting:
+        member = run.members[seat]
+        keep = None if fresh else old.get(seat)
+        if keep is not None and keep.kind == "bot":
+            out[seat] = keep
+            continue
+        seated = table.seat(member)
+        is_bot = seated is not None and seated.kind == "bot"
+        if is_bot:
+            lo, hi = bot_delay
+            delay = lo if hi <= lo else _rng.uniform(lo, hi)
+            out[seat] = Deadline("bot", now + int(delay * 1000), 0, now)
+            continue
+        since = keep.since if keep is not None else now
+        best: Deadline | None = None
+        if length > 0:
+            best = Deadline(kind, since + length * 1000, length, since)
+        connected = seated is not None and table.is_connected(seated)
+        if not connected:
+            gone = max(since, table.away_since.get(member, since))
+            away = Deadline("away", gone + int(away_seconds * 1000), int(away_seconds), since)
+            if best is None or away.due_at < best.due_at:
+                best = away
+        if best is not None:
+            out[seat] = best
+    return out
+
+
+def public_deadline(table: Table) -> dict[str, Any] | None:
+    """The earliest clock that people see (bots' due times are not shown)."""
+    shown = [(d, s) for s, d in table.deadlines.items() if d.kind != "bot"]
+    if not shown:
+        return None
+    first = min(d.due_at for d, _ in shown)
+    group = sorted(s for d, s in shown if d.due_at == first)
+    lead = next(d for d, s in shown if d.due_at == first)
+    return {"at": first, "seconds": lead.seconds, "kind": lead.kind, "seats": group}
+
+
+def rows(table: Table) -> list[dict[str, Any]]:
+    run = table.run
+    game, seq = (run.number, run.seq) if run is not None else (0, 0)
+    return [
+        {
+            "seat": s,
+            "kind": d.kind,
+            "due_at": d.due_at,
+            "seconds": d.seconds,
+            "game": game,
+            "seq": seq,
+        }
+        for s, d in table.deadlines.items()
+    ]

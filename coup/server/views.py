@@ -1,0 +1,74 @@
+"""What one connection may see: the `view` message (docs/protocol.md, *The view*).
+
+The `game` part is exactly the engine's `state.view(seat)`; the rest is public table
+information. Nothing from the hidden state (deal, Court order, seed before the end,
+tokens) is ever read here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from coup.server.protocol import now_ms
+from coup.server.table import Table
+from coup.server.timers import public_deadline
+
+
+def table_info(table: Table, spectators: int = 0) -> dict[str, Any]:
+    run = table.run
+    over = run is not None and bool(run.state.over)
+    return {
+        "id": table.id,
+        "status": table.status,
+        "settings": dict(table.settings),
+        "seats": [
+            None
+            if s is None
+            else {
+                "seat": i,
+                "name": s.name,
+                "kind": s.kind,
+                "level": s.level,
+                "host": s.host,
+                "connected": table.is_connected(s),
+            }
+            for i, s in enumerate(table.seats)
+        ],
+        "spectators": spectators,
+        "game": table.games,
+        "first": None if run is None else run.header["settings"].get("first"),
+        "commitment": None if run is None else run.commitment,
+        "seed": str(run.seed) if run is not None and over else None,
+        "winner": run.state.winner if run is not None and over else None,
+        "deadline": public_deadline(table),
+        "timeouts": [] if run is None else [dict(t) for t in run.timeouts],
+    }
+
+
+def view_message(
+    table: Table,
+    member: str | None,
+    *,
+    spectators: int = 0,
+    info: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The full view for one connection (`member` None = spectator)."""
+    seat = table.seat_of(member)
+    s = None if seat is None else table.seats[seat]
+    run = table.run
+    game = None
+    if run is not None:
+        game = run.state.view(run.seat_of(member))
+    return {
+        "type": "view",
+        "version": table.version,
+        "now": now_ms(),
+        "you": {
+            "seat": seat,
+            "host": bool(s is not None and s.host),
+            "name": None if s is None else s.name,
+        },
+        "table": info if info is not None else table_info(table, spectators),
+        "game": game,
+        "chat": [dict(c) for c in table.chat],
+    }

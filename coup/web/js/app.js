@@ -1,0 +1,219 @@
+// The page's controller: routing (/ and /t/{table}), the connection, and which screen shows.
+import { clear, h, toast } from "./dom.js";
+import { LANGUAGES, language, onLanguage, pickLanguage, setLanguage, t, has, num } from "./i18n.js";
+import { renderHome } from "./home.js";
+import { renderLobby } from "./lobby.js";
+import { ApiError, api, TableSocket, tokens } from "./net.js";
+import { renderRules } from "./rules.js";
+import { FALLBACK_CONFIG } from "./settings.js";
+import { chatPanel, renderTable, tickCountdown } from "./table.js";
+
+const screen = document.getElementById("screen");
+
+const app = {
+  config: FALLBACK_CONFIG,
+  table: null, // table id on /t/{table}
+  socket: null,
+  msg: null,
+  tab: "log",
+  unread: 0,
+  seenChat: 0,
+  busy: false,
+  forceLobby: false,
+  clockOffset: 0,
+
+  name() { try { return localStorage.getItem("coup.name") || ""; } catch { return ""; } },
+  setName(v) { try { localStorage.setItem("coup.name", v); } catch { /* ignore */ } },
+  recent() { try { return JSON.parse(localStorage.getItem("coup.recent") || "[]"); } catch { return []; } },
+  remember(table, name) {
+    const list = app.recent().filter((r) => r.table !== table);
+    list.unshift({ table, name, at: Date.now() });
+    try { localStorage.setItem("coup.recent", JSON.stringify(list.slice(0, 6))); } catch { /* ignore */ }
+  },
+  rejoinLink() { return `${location.origin}/t/${app.table}#token=${tokens.get(app.table) || ""}`; },
+
+  go(path) { history.pushState({}, "", path); route(); },
+
+  async createTable(name, settings) {
+    try {
+      const made = await api("POST", "/api/tables", { name, settings });
+      tokens.set(made.table, made.token);
+      app.remember(made.table, name);
+      app.go(`/t/${made.table}`);
+    } catch (err) { showError(err); }
+  },
+
+  async takeSeat(seat) {
+    const name = app.name().trim();
+    if (!name) { toast(t("error.bad_name"), "error"); document.getElementById("lobby-name")?.focus(); return; }
+    try {
+      const got = await api("POST", `/api/tables/${encodeURIComponent(app.table)}/seats`, { name, seat });
+      tokens.set(app.table, got.token);
+      app.remember(app.table, name);
+      app.socket?.reconnect();
+    } catch (err) { showError(err); }
+  },
+
+  send(message) { app.socket?.send(message); },
+
+  move(move) {
+    if (!app.msg || app.busy) return;
+    app.busy = true;
+    app.socket.send({ type: "move", move, version: app.msg.version }, { type: "move", move });
+    render();
+  },
+
+  showGame() { app.forceLobby = false; render(); },
+  showLobby() { app.forceLobby = true; render(); },
+
+  chatPanel() { return chatPanel(tableCtx()); },
+};
+window.coupApp = app; // for debugging and tests
+
+function showError(err) {
+  const code = err instanceof ApiError || err?.code ? err.code : "internal";
+  toast(has(`error.${code}`) ? t(`error.${code}`) : (err.message || t("error.internal")), "error");
+}
+
+function tableCtx() {
+  const msg = app.msg;
+  const seats = msg.table?.seats || [];
+  const presence = {};
+  const bots = new Set();
+  seats.forEach((s, i) => {
+    if (!s) return;
+    if (s.kind === "bot") bots.add(i);
+    else if (!s.connected) presence[i] = "disconnected";
+  });
+  const me = msg.you?.seat ?? null;
+  return {
+    msg, view: msg.game, me, presence, bots, busy: app.busy, tab: app.tab, unread: app.unread,
+    clockOffset: app.clockOffset,
+    onMove: (m) => app.move(m),
+    onChat: (text) => app.send({ type: "chat", text }),
+    onRematch: () => app.send({ type: "rematch" }),
+    onLobby: () => app.showLobby(),
+    setTab: (name) => { app.tab = name; if (name === "chat") app.unread = 0; render(); },
+    rerender: () => render(),
+  };
+}
+
+function render() {
+  const path = location.pathname;
+  if (!path.startsWith("/t/")) {
+    screen.dataset.screen = "home";
+    clear(document.getElementById("topbar-info"));
+    renderHome(screen, app);
+    return;
+  }
+  const msg = app.msg;
+  if (!msg) return;
+  const info = clear(document.getElementById("topbar-info"));
+  info.append(h("span", { class: "table-chip", title: msg.table.id, text: t("table.chip", { id: msg.table.id.slice(0, 6) }) }));
+  if (msg.you?.seat === null || msg.you?.seat === undefined) info.append(h("span", { class: "tag tag-watch", text: t("table.watching") }));
+  const status = msg.table.status;
+  if (status === "lobby" || !msg.game || (status === "over" && app.forceLobby)) {
+    screen.dataset.screen = "lobby";
+    renderLobby(screen, app);
+  } else {
+    screen.dataset.screen = "table";
+    const ctx = tableCtx();
+    renderTable(screen, ctx);
+    if (status === "over" && msg.you?.host) {
+      const btns = screen.querySelector(".end-buttons");
+      btns?.append(h("button", { type: "button", class: "btn ghost", id: "to-lobby", onclick: () => app.showLobby(), text: t("end.lobby") }));
+    }
+  }
+}
+
+function onView(msg) {
+  const prev = app.msg;
+  app.msg = msg;
+  app.busy = false;
+  if (typeof msg.now === "number") app.clockOffset = msg.now - Date.now();
+  const chat = msg.chat || [];
+  const lastId = chat.length ? chat[chat.length - 1].id : 0;
+  if (prev && lastId > app.seenChat && app.tab !== "chat") {
+    app.unread += chat.filter((c) => c.id > app.seenChat && c.seat !== msg.you?.seat).length;
+  }
+  app.seenChat = Math.max(app.seenChat, lastId);
+  if (prev && prev.table.game !== msg.table.game) app.forceLobby = false;
+  render();
+}
+
+function onSocketError(err, ctx) {
+  if (err.code === "stale") { app.busy = false; return; }
+  if (ctx?.type === "move") { app.busy = false; render(); }
+  if (err.code === "no_table") { showMissing(); return; }
+  showError(err);
+}
+
+function showMissing() {
+  screen.dataset.screen = "missing";
+  clear(screen).append(h("section", { class: "panel-card missing" },
+    h("h1", { text: t("error.no_table") }), h("p", { text: t("error.no_table_hint") }),
+    h("a", { class: "btn primary", href: "/", text: t("home.go_home") })));
+}
+
+async function route() {
+  const path = location.pathname;
+  const m = path.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
+  const frag = location.hash.match(/token=([A-Za-z0-9_-]+)/);
+  if (m && frag) {
+    tokens.set(m[1], frag[1]);
+    history.replaceState({}, "", `/t/${m[1]}`);
+  }
+  if (!m) {
+    app.socket?.close(); app.socket = null; app.msg = null; app.table = null;
+    render();
+    return;
+  }
+  if (app.table === m[1] && app.socket) { render(); return; }
+  app.socket?.close();
+  app.table = m[1]; app.msg = null; app.unread = 0; app.seenChat = 0; app.forceLobby = false;
+  screen.dataset.screen = "loading";
+  clear(screen).append(h("div", { class: "loading", "aria-busy": "true" }, h("span", { class: "spinner" })));
+  try {
+    await api("GET", `/api/tables/${encodeURIComponent(app.table)}`);
+  } catch (err) {
+    if (err.code === "no_table" || err.status === 404) { showMissing(); return; }
+  }
+  app.socket = new TableSocket(app.table, {
+    onView, onError: onSocketError,
+    onStatus: (s) => { document.getElementById("net").dataset.state = s; },
+  });
+}
+
+function setupChrome() {
+  const select = document.getElementById("lang-select");
+  for (const [code, info] of Object.entries(LANGUAGES)) select.append(h("option", { value: code, text: info.name }));
+  select.value = language();
+  select.addEventListener("change", () => setLanguage(select.value, true));
+  onLanguage(() => {
+    select.value = language();
+    document.title = t("app.name");
+    render();
+    const dlg = document.getElementById("rules-dialog");
+    if (dlg.open) renderRules(dlg, app.msg?.game?.settings?.characters || "ambassador");
+  });
+  const dialog = document.getElementById("rules-dialog");
+  document.getElementById("rules-button").addEventListener("click", () => {
+    renderRules(dialog, app.msg?.game?.settings?.characters || app.msg?.table?.settings?.characters || "ambassador");
+    dialog.showModal();
+  });
+  dialog.addEventListener("click", (ev) => { if (ev.target === dialog) dialog.close(); });
+  document.getElementById("brand").addEventListener("click", (ev) => { ev.preventDefault(); app.go("/"); });
+  window.addEventListener("popstate", route);
+  setInterval(() => { if (app.msg?.table?.deadline && screen.dataset.screen === "table") tickCountdown(screen, tableCtx()); }, 250);
+}
+
+async function main() {
+  await setLanguage(pickLanguage());
+  setupChrome();
+  document.title = t("app.name");
+  try { app.config = { ...FALLBACK_CONFIG, ...(await api("GET", "/api/config")) }; } catch { /* keep fallback */ }
+  await route();
+}
+
+main();
+export { app, num };

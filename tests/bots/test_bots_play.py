@@ -1,0 +1,99 @@
+"""Bots play legal moves only, never raise, and see only their own view."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import coup
+from coup import bots
+from coup.bots.arena import play_game
+
+FAST = {"search": {"sims": 12, "worlds": 6}}
+
+
+def make(name: str, seed: int) -> bots.Bot:
+    return bots.make(name, seed=seed, **FAST.get(name, {}))
+
+
+def test_interface_names_and_levels() -> None:
+    assert bots.NAMES == ("random", "honest", "heuristic", "search")
+    assert bots.LEVELS == ("easy", "medium", "hard")
+    for name in bots.NAMES:
+        assert bots.make(name, seed=1).name == name
+    for level in bots.LEVELS:
+        assert callable(bots.for_level(level, seed=1).choose)
+    with pytest.raises(ValueError, match="unknown bot"):
+        bots.make("grandmaster")
+    with pytest.raises(ValueError, match="unknown level"):
+        bots.for_level("impossible")
+
+
+@pytest.mark.parametrize(
+    ("lineup", "settings"),
+    [
+        (["random", "honest"], {}),
+        (["heuristic", "random"], {}),
+        (["heuristic", "heuristic"], {"draft": False}),
+        (["honest", "heuristic", "random", "easy"], {}),
+        (["heuristic", "honest", "heuristic"], {"characters": "inquisitor"}),
+        (["random", "heuristic", "random", "honest", "heuristic", "random", "easy"], {}),
+    ],
+)
+def test_bots_finish_games_with_legal_moves(lineup: list[str], settings: dict) -> None:
+    for game in range(12):
+        result = play_game(lineup, deal_seed=game, bot_seed=game, **settings)
+        assert result.winner is not None  # play() raised on any illegal move
+        assert sorted(result.places) == list(range(1, len(lineup) + 1))
+
+
+@pytest.mark.parametrize("settings", [{}, {"characters": "inquisitor"}])
+def test_search_bot_finishes_games(settings: dict) -> None:
+    lineup = ["search:sims=12:worlds=6", "heuristic", "search:sims=8:worlds=4"]
+    for game in range(2):
+        assert play_game(lineup, deal_seed=game, bot_seed=game, **settings).winner is not None
+    duel = ["search:sims=12:worlds=6", "heuristic"]
+    assert play_game(duel, deal_seed=3, bot_seed=3).winner is not None
+
+
+def positions(players: int, seed: int, **settings: object) -> list[coup.State]:
+    """Every decision point of a random game (copies), for handing to bots."""
+    rng = random.Random(seed)
+    state = coup.new_game(players=players, seed=seed, **settings)
+    seen = []
+    while not state.over:
+        seen.append(state.clone())
+        seat = state.waiting[0]
+        state.play(seat, rng.choice(state.legal(seat)))
+    return seen
+
+
+@pytest.mark.parametrize("name", ["random", "honest", "heuristic", "search", "easy"])
+def test_bots_use_only_their_view(name: str) -> None:
+    """Two states dealt differently but looking the same to a seat get the same move."""
+    rng = random.Random(5)
+    checked = 0
+    for players, settings in ((2, {}), (3, {"characters": "inquisitor"}), (4, {})):
+        states = positions(players, seed=players * 11, **settings)
+        for state in states[:: 3 if name == "search" else 1]:
+            seat = state.waiting[0]
+            other = state.determinize(seat, rng)  # others' cards and the Court redrawn
+            assert other.view(seat) == state.view(seat)
+            a = make(name, seed=99).choose(state, seat)
+            b = make(name, seed=99).choose(other, seat)
+            assert a == b, (name, state, seat)
+            checked += 1
+    assert checked > 30
+
+
+def test_search_is_deterministic_for_a_seed() -> None:
+    for state in positions(3, seed=4)[::7]:
+        seat = state.waiting[0]
+        first = bots.make("search", seed=7, sims=30).choose(state.clone(), seat)
+        again = bots.make("search", seed=7, sims=30).choose(state.clone(), seat)
+        assert first == again
+    lineup = ["search:sims=10:worlds=5", "search:sims=10:worlds=5"]
+    one = play_game(lineup, deal_seed=8, bot_seed=8, keep_record=True).record
+    two = play_game(lineup, deal_seed=8, bot_seed=8, keep_record=True).record
+    assert one == two
