@@ -42,6 +42,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations_with_replacement
 
+import numpy as np
+
 from coup.rules.cards import characters_in
 from coup.rules.moves import Move
 
@@ -145,6 +147,14 @@ class ActionSpace:
         """The integers of `moves` (for example ``state.legal(seat)``), in the same order."""
         table = self._actions[seat]
         return [table[move] for move in moves]
+
+    def mask(self, moves: Sequence[Move], seat: int) -> np.ndarray:
+        """An int8 vector with 1 at the integer of each of `moves` (the legal-action mask)."""
+        buffer = bytearray(self.size)
+        table = self._actions[seat]
+        for move in moves:
+            buffer[table[move]] = 1
+        return np.frombuffer(buffer, dtype=np.int8)
 
     def label(self, action: int) -> str:
         """A readable, seat-independent name of `action`, e.g. ``"coup +2"``."""

@@ -29,7 +29,7 @@ challenge to answer, a card to lose, an exchange...) or the game is over for it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
@@ -44,7 +44,7 @@ __all__ = ["CoupEnv"]
 
 
 class CoupEnv(gym.Env[np.ndarray, np.int64]):
-    metadata = {"render_modes": ["human", "ansi"]}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"]}
 
     def __init__(
         self,
@@ -171,18 +171,17 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         return self.state
 
     def _observe(self) -> np.ndarray:
-        return self.encoder.encode(self._live().view(self.seat))
+        return self.encoder.encode_state(self._live(), self.seat)
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the agent's legal actions now (all False once its game is over)."""
-        mask = np.zeros(self.actions.size, dtype=bool)
-        legal = self._live().legal(self.seat)
-        if legal:
-            mask[self.actions.actions(legal, self.seat)] = True
-        return mask
+        return self.actions.mask(self._live().legal(self.seat), self.seat).view(np.bool_)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
+        return {
+            "action_mask": self.actions.mask(self._live().legal(self.seat), self.seat),
+            "seat": self.seat,
+        }
 
     def view(self) -> dict[str, Any]:
         """The agent's view as a JSON-ready dict (for people and language-model agents)."""

@@ -150,6 +150,7 @@ class ObservationEncoder:
         self._parsed: dict[str, tuple[int, int, int]] = {}
         self._zeros = array("f", bytes(4 * self.size))
         self._entries: dict[tuple[int, int], tuple[Any, array[float]]] = {}
+        self._vectors: dict[tuple[int, str, int], array[float]] = {}
         self._clip = False  # card counts never exceed 2 in standard games
 
     def __repr__(self) -> str:
@@ -303,7 +304,7 @@ class ObservationEncoder:
                 arr[b] = 1.0
             arr[b + 1] = len(hands[i]) * 0.5
             c = coins[i]
-            arr[b + 2] = (c if c < 12 else 12) / 12.0
+            arr[b + 2] = min(c, 12) / 12.0
             if c >= 3:
                 arr[b + 3] = 1.0
                 if c >= 7:
@@ -372,17 +373,28 @@ class ObservationEncoder:
         return out
 
     def _entry_vector(self, e: tuple[Any, ...], me: int) -> array[float]:
+        """The history slot of entry `e` (seat, move, ..., audience) as `me` sees it."""
         n = self.players
         mover, move = e[0], e[1]
-        hidden = move.verb in PRIVATE_VERBS and me != mover and me != e[5]
-        offsets = [0, 1 + (mover - me) % n, 1 + n + _VERB[move.verb]]
         arg = move.arg
-        if not hidden and arg is not None and type(arg) is not tuple:
-            if type(arg) is int:
-                offsets.append(24 + n + (arg - me) % n)
+        code = -1  # the argument: -1 none or hidden, 0-4 a character slot, 5+ a seat
+        if arg is not None and type(arg) is not tuple:
+            if move.verb in PRIVATE_VERBS and me != mover and me != e[5]:
+                code = -1
+            elif type(arg) is int:
+                code = 5 + (arg - me) % n
             else:
-                offsets.append(19 + n + SLOT[arg])
-        vector = array("f", bytes(4 * self.entry))
-        for o in offsets:
-            vector[o] = 1.0
+                code = SLOT[arg]
+        key = ((mover - me) % n, move.verb, code)
+        vector = self._vectors.get(key)
+        if vector is None:
+            vector = array("f", bytes(4 * self.entry))
+            vector[0] = 1.0
+            vector[1 + key[0]] = 1.0
+            vector[1 + n + _VERB[move.verb]] = 1.0
+            if 0 <= code < 5:
+                vector[19 + n + code] = 1.0
+            elif code >= 5:
+                vector[24 + n + code - 5] = 1.0
+            self._vectors[key] = vector
         return vector

@@ -26,7 +26,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -38,13 +38,13 @@ from coup.envs.actions import ActionSpace
 from coup.envs.observation import ObservationEncoder
 from coup.envs.text import describe
 
-__all__ = ["env", "raw_env", "CoupAEC"]
+__all__ = ["CoupAEC", "env", "raw_env"]
 
 
 class CoupAEC(AECEnv):  # type: ignore[misc]
     """The raw AEC environment; :func:`env` wraps it with PettingZoo's order checks."""
 
-    metadata = {
+    metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "ansi"],
         "name": "coup_v0",
         "is_parallelizable": False,
@@ -121,6 +121,7 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         self.truncations = {agent: False for agent in self.agents}
         self.infos = {agent: {} for agent in self.agents}
         self._alive = set(range(self.players))
+        self._rewarded = False
         self._skip_agent_selection = None
         self._settle()
 
@@ -146,10 +147,13 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
             ) from None
         self.moves += 1
         self._cumulative_rewards[agent] = 0.0
-        for other in self.rewards:
-            self.rewards[other] = 0.0
+        if self._rewarded:  # most moves reward nobody: skip the bookkeeping then
+            for other in self.rewards:
+                self.rewards[other] = 0.0
+            self._rewarded = False
         self._settle()
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -157,13 +161,16 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         """Hand out results of the last move and select who moves next."""
         state = self._live()
         share = 1.0 / (self.players - 1)
+        alive = state.alive
         for seat in tuple(self._alive):
-            if not state.alive(seat):
+            if not alive(seat):
+                self._rewarded = True
                 self._alive.discard(seat)
                 agent = self.possible_agents[seat]
                 self.rewards[agent] = -share
                 self.terminations[agent] = True
         if state.over:
+            self._rewarded = True
             winner = state.winner
             for seat in tuple(self._alive):
                 agent = self.possible_agents[seat]
@@ -176,7 +183,8 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
             self._alive.clear()
         if self._alive:
             self.agent_selection = self.possible_agents[state.waiting[0]]
-        self._deads_step_first()
+        if self._rewarded or not self._alive:
+            self._deads_step_first()
 
     def _live(self) -> coup.State:
         if self.state is None:
@@ -187,21 +195,14 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self._live()
         seat = self.agent_seat[agent]
-        mask = np.zeros(self.actions.size, dtype=np.int8)
-        legal = state.legal(seat)
-        if legal:
-            mask[self.actions.actions(legal, seat)] = 1
-        return {"observation": self.encoder.encode(state.view(seat)), "action_mask": mask}
+        return {
+            "observation": self.encoder.encode_state(state, seat),
+            "action_mask": self.actions.mask(state.legal(seat), seat),
+        }
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The legal-action mask of `agent` (int8, 1 = legal)."""
-        state = self._live()
-        seat = self.agent_seat[agent]
-        mask = np.zeros(self.actions.size, dtype=np.int8)
-        legal = state.legal(seat)
-        if legal:
-            mask[self.actions.actions(legal, seat)] = 1
-        return mask
+        return self.actions.mask(self._live().legal(self.agent_seat[agent]), self.agent_seat[agent])
 
     def view(self, agent: str) -> dict[str, Any]:
         """`agent`'s view of the game as a JSON-ready dict (see docs/engine.md)."""
