@@ -326,6 +326,25 @@ class TableService:
         self._arm(table)
         await self.changed(table)
 
+    async def record(self, table: Table, number: int) -> dict[str, Any]:
+        """Game `number`'s coup-record/1, once it is over (the seed is secret until then)."""
+        run = table.run
+        if run is not None and run.number == number:
+            if not run.state.over:
+                raise ProtocolError("game_running", "the game is still running", 409)
+            return run.record()
+        data = await self.store.load_game(table.id, number)
+        if data is None:
+            raise ProtocolError("no_game", "no such game at this table", 404)
+        if data.row["status"] != "over":
+            raise ProtocolError("game_running", "the game is still running", 409)
+        record = {**data.header, "moves": [games.event_move(e) for e in data.events]}
+        record["timeouts"] = [
+            {"index": e["step"], "seat": e["seat"]} for e in data.events if e["timeout"]
+        ]
+        record["winner"] = data.row["winner"]
+        return record
+
     def _plan(self, table: Table, *, fresh: bool) -> dict[int, Deadline]:
         return timers.plan(
             table,
@@ -352,13 +371,14 @@ class TableService:
             await asyncio.sleep(delay)
         try:
             await games.fire(self, table)
-        except Exception:  # noqa: BLE001 - a clock must never die silently
+        except Exception:
             log.exception("table %s: the clock failed", table.id)
 
     # ---- telling the connections ---------------------------------------------------
     async def changed(self, table: Table) -> None:
         if not self.closing:
-            await self.bus.publish(table.id, str(table.version))
+            # Shielded: a clock task cancelled right after its move must still tell.
+            await asyncio.shield(self.bus.publish(table.id, str(table.version)))
 
     async def _on_bus(self, table_id: str, _message: str) -> None:
         table = self.tables.get(table_id)

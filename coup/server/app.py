@@ -1,0 +1,350 @@
+"""The Starlette app: pages, static files, the HTTP API and the websocket.
+
+`create_app()` builds it; its lifespan owns the store, the bus and the table service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from coup import bus as bus_module
+from coup.server import settings as table_settings
+from coup.server.hub import Connection, Hub
+from coup.server.protocol import (
+    FLOOD_CLOSE,
+    HELLO_TIMEOUT,
+    MAX_HTTP_BODY,
+    Close,
+    Message,
+    ProtocolError,
+    RateLimit,
+    now_ms,
+    parse_message,
+)
+from coup.server.service import TableService
+from coup.server.table import Table
+from coup.server.views import table_info
+from coup.store import open_store
+
+log = logging.getLogger("coup.server")
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+PLACEHOLDER = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Coup</title></head>
+<body><h1>Coup</h1><p>The table's page is not installed yet. The API is described in
+docs/protocol.md.</p></body></html>"""
+
+
+def _error(exc: ProtocolError) -> JSONResponse:
+    return JSONResponse({"error": {"code": exc.code, "message": exc.message}}, exc.status)
+
+
+def _seat_reply(table: Table, seat: int, token: str) -> dict[str, Any]:
+    url = f"/t/{table.id}"
+    s = table.seats[seat]
+    return {
+        "table": table.id,
+        "seat": seat,
+        "host": bool(s is not None and s.host),
+        "token": token,
+        "url": url,
+        "rejoin": f"{url}#token={token}",
+    }
+
+
+class _HttpLimits:
+    """A token bucket per client address for the POST endpoints."""
+
+    def __init__(self) -> None:
+        self.buckets: dict[str, RateLimit] = {}
+
+    def allow(self, request: Request) -> bool:
+        host = request.client.host if request.client else "?"
+        if len(self.buckets) > 10000:
+            self.buckets.clear()
+        bucket = self.buckets.setdefault(host, RateLimit(burst=60, refill=2.0))
+        return bucket.allow()
+
+
+def create_app(
+    db: str = "sqlite:///coup.db",
+    bus: str = "memory://",
+    *,
+    bot_delay: tuple[float, float] = (0.6, 1.5),
+    away_seconds: float = 30.0,
+    web_dir: Path | None = None,
+) -> Starlette:
+    web = web_dir or WEB_DIR
+    hub = Hub()
+    limits = _HttpLimits()
+    holder: dict[str, TableService] = {}
+
+    def service() -> TableService:
+        return holder["service"]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = await open_store(db)
+        the_bus = bus_module.connect(bus)
+        await the_bus.start()
+        svc = TableService(store, the_bus, hub, bot_delay=bot_delay, away_seconds=away_seconds)
+        holder["service"] = svc
+        app.state.service = svc
+        await svc.start()
+        try:
+            yield
+        finally:
+            await svc.stop()
+            for conns in list(hub.tables.values()):
+                for conn in list(conns):
+                    with contextlib.suppress(Exception):
+                        await conn.ws.close(Close.GOING_AWAY)
+            await the_bus.close()
+            await store.close()
+
+    async def page(request: Request) -> Response:
+        index = web / "index.html"
+        if index.is_file():
+            return HTMLResponse(index.read_text(encoding="utf-8"))
+        return HTMLResponse(PLACEHOLDER)
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"ok": True})
+
+    async def config(request: Request) -> Response:
+        return JSONResponse(table_settings.config())
+
+    async def body(request: Request) -> dict[str, Any]:
+        if not limits.allow(request):
+            raise ProtocolError("rate_limited", "too many requests; slow down", 429)
+        length = request.headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > MAX_HTTP_BODY:
+            raise ProtocolError("too_large", f"the body is over {MAX_HTTP_BODY} bytes", 413)
+        raw = await request.body()
+        if len(raw) > MAX_HTTP_BODY:
+            raise ProtocolError("too_large", f"the body is over {MAX_HTTP_BODY} bytes", 413)
+        try:
+            data = json.loads(raw or b"{}")
+        except ValueError:
+            raise ProtocolError("bad_json", "the body is not valid JSON") from None
+        if not isinstance(data, dict):
+            raise ProtocolError("bad_json", "the body must be a JSON object")
+        return data
+
+    async def find(table_id: str) -> Table:
+        table = await service().get(table_id)
+        if table is None:
+            raise ProtocolError("no_table", "no such table", 404)
+        return table
+
+    async def create_table(request: Request) -> Response:
+        try:
+            data = await body(request)
+            unknown = set(data) - {"name", "settings"}
+            if unknown:
+                raise ProtocolError("bad_message", f"unknown field {min(unknown)[:32]!r}")
+            table, seat, token = await service().create(data.get("name"), data.get("settings"))
+        except ProtocolError as exc:
+            return _error(exc)
+        return JSONResponse(_seat_reply(table, seat, token), 201)
+
+    async def get_table(request: Request) -> Response:
+        try:
+            table = await find(request.path_params["table"])
+        except ProtocolError as exc:
+            return _error(exc)
+        seated = {s.member for s in table.seats if s is not None}
+        return JSONResponse({"table": table_info(table, hub.spectators(table.id, seated))})
+
+    async def join_table(request: Request) -> Response:
+        try:
+            data = await body(request)
+            unknown = set(data) - {"name", "seat"}
+            if unknown:
+                raise ProtocolError("bad_message", f"unknown field {min(unknown)[:32]!r}")
+            table = await find(request.path_params["table"])
+            seat, token = await service().join(table, data.get("name"), data.get("seat"))
+        except ProtocolError as exc:
+            return _error(exc)
+        return JSONResponse(_seat_reply(table, seat, token), 201)
+
+    async def get_record(request: Request) -> Response:
+        try:
+            table = await find(request.path_params["table"])
+            raw = request.path_params["game"]
+            if not raw.isdigit() or not 1 <= int(raw) <= table.games:
+                raise ProtocolError("no_game", "no such game at this table", 404)
+            number = int(raw)
+            record = await service().record(table, number)
+        except ProtocolError as exc:
+            return _error(exc)
+        return JSONResponse(
+            record,
+            headers={
+                "Content-Disposition": f'attachment; filename="coup-{table.id}-{number}.json"'
+            },
+        )
+
+    async def websocket(ws: WebSocket) -> None:
+        await ws.accept()
+        table = await service().get(ws.path_params["table"])
+        if table is None:
+            await ws.close(Close.NO_TABLE)
+            return
+        member = await _hello(ws, table)
+        if member is False:
+            return
+        conn = Connection(ws, table.id, member if isinstance(member, str) else None)
+        hub.add(conn)
+        conn.start()
+        svc = service()
+        conn.send_view(json.dumps(svc.view_for(table, conn.member), separators=(",", ":")))
+        if conn.member is not None:
+            await svc.presence(table, conn.member, +1)
+        try:
+            await _serve(ws, table, conn)
+        finally:
+            hub.remove(conn)
+            await conn.stop()
+            if conn.member is not None:
+                with contextlib.suppress(Exception):
+                    await svc.presence(table, conn.member, -1)
+
+    async def _hello(ws: WebSocket, table: Table) -> str | None | bool:
+        """The seat's member id, None for a spectator, False if the socket was closed."""
+        try:
+            frame = await asyncio.wait_for(_receive(ws), HELLO_TIMEOUT)
+        except TimeoutError:
+            await _close(ws, Close.HELLO_TIMEOUT)
+            return False
+        if frame is None:
+            return False
+        try:
+            msg = parse_message(frame)
+            if msg.type != "hello":
+                raise ProtocolError("bad_message", "the first message must be a hello")
+        except ProtocolError as exc:
+            await ws.send_json(exc.payload())
+            await _close(ws, Close.PROTOCOL)
+            return False
+        token = msg.fields.get("token")
+        if token is None:
+            return None
+        member = table.member_by_token(token) if len(token) < 200 else None
+        if member is None:
+            error = ProtocolError("bad_token", "this token holds no seat at this table")
+            await ws.send_json(error.payload(msg.id))
+            await _close(ws, Close.BAD_TOKEN)
+            return False
+        return member
+
+    async def _serve(ws: WebSocket, table: Table, conn: Connection) -> None:
+        limit = RateLimit()
+        while True:
+            frame = await _receive(ws)
+            if frame is None:
+                return
+            if not limit.allow():
+                conn.send(ProtocolError("rate_limited", "too many messages; slow down").payload())
+                if limit.refused_in_row >= FLOOD_CLOSE:
+                    await _close(ws, Close.FLOODING)
+                    return
+                continue
+            msg_id = None
+            try:
+                msg = parse_message(frame)
+                msg_id = msg.id
+                await _handle(table, conn, msg)
+            except ProtocolError as exc:
+                conn.send(exc.payload(msg_id))
+            except Exception:
+                log.exception("table %s: a request failed", table.id)
+                conn.send(
+                    ProtocolError("internal", "the server failed; nothing changed").payload(msg_id)
+                )
+
+    async def _handle(table: Table, conn: Connection, msg: Message) -> None:
+        svc = service()
+        f = msg.fields
+        kind = msg.type
+        member = conn.member if table.seat_of(conn.member) is not None else None
+        if kind == "ping":
+            out: dict[str, Any] = {"type": "pong", "now": now_ms()}
+            if msg.id is not None:
+                out["id"] = msg.id
+            conn.send(out)
+        elif kind == "hello":
+            raise ProtocolError("bad_message", "hello was already said on this connection")
+        elif member is None:
+            raise ProtocolError("not_seated", "spectators may only watch")
+        elif kind == "move":
+            run = table.run
+            if run is None or not table.playing:
+                raise ProtocolError("no_game_running", "no game is running at this table")
+            seat = run.seat_of(member)
+            if seat is None:
+                raise ProtocolError("not_seated", "you do not play in this game")
+            await svc.play(table, seat, f["move"], f["version"])
+        elif kind == "chat":
+            await svc.chat(table, member, f["text"])
+        elif kind == "leave":
+            await svc.lobby(table, lambda t: t.leave(member))
+        elif kind in ("start", "rematch"):
+            await svc.start_game(table, member, rematch=kind == "rematch")
+        else:
+            svc.host_only(table, member)
+            if kind == "add_bot":
+                await svc.lobby(table, lambda t: t.add_bot(f["seat"], f.get("level")))
+            elif kind == "remove":
+                await svc.lobby(table, lambda t: t.remove(f["seat"]))
+            elif kind == "move_seat":
+                await svc.lobby(table, lambda t: t.move_seat(f["from"], f["to"]))
+            elif kind == "settings":
+                await svc.lobby(table, lambda t: t.change_settings(f["settings"]))
+
+    routes = [
+        Route("/", page),
+        Route("/t/{table}", page),
+        Route("/healthz", healthz),
+        Route("/api/config", config),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{table}", get_table),
+        Route("/api/tables/{table}/seats", join_table, methods=["POST"]),
+        Route("/api/tables/{table}/games/{game}/record", get_record),
+        WebSocketRoute("/ws/{table}", websocket),
+        Mount("/static", StaticFiles(directory=web, check_dir=False), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+async def _receive(ws: WebSocket) -> str | bytes | None:
+    """The next text/bytes frame, or None when the client went away."""
+    try:
+        message = await ws.receive()
+    except (WebSocketDisconnect, RuntimeError):
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is not None:
+        return str(text)
+    data = message.get("bytes")
+    return bytes(data) if data is not None else b""
+
+
+async def _close(ws: WebSocket, code: int) -> None:
+    if ws.application_state != WebSocketState.DISCONNECTED:
+        with contextlib.suppress(Exception):
+            await ws.close(code)

@@ -1,0 +1,147 @@
+"""A small client of the online table (docs/protocol.md) for tests, tools and bots run
+from outside: HTTP calls to create and join tables, and one websocket per seat."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from typing import Any
+
+import httpx
+import websockets
+
+
+async def create_table(
+    base: str, name: str = "Host", settings: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """POST /api/tables; returns the reply (table, seat, token, ...)."""
+    async with httpx.AsyncClient(base_url=base) as http:
+        r = await http.post("/api/tables", json={"name": name, "settings": settings or {}})
+        r.raise_for_status()
+        out: dict[str, Any] = r.json()
+        return out
+
+
+async def join_table(base: str, table: str, name: str, seat: int | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"name": name}
+    if seat is not None:
+        body["seat"] = seat
+    async with httpx.AsyncClient(base_url=base) as http:
+        r = await http.post(f"/api/tables/{table}/seats", json=body)
+        r.raise_for_status()
+        out: dict[str, Any] = r.json()
+        return out
+
+
+class SeatClient:
+    """One websocket connection: a seat (with its token) or a spectator (no token)."""
+
+    def __init__(self, base: str, table: str, token: str | None = None, *, keep: bool = False):
+        self.base = base.rstrip("/")
+        self.table = table
+        self.token = token
+        self.keep = keep  # keep every message received (leak tests)
+        self.messages: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.errors: list[dict[str, Any]] = []
+        self.view: dict[str, Any] | None = None
+        self.closed: int | None = None
+        self._ws: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._changed = asyncio.Condition()
+        self.view_times: list[tuple[float, dict[str, Any]]] = []
+
+    @property
+    def ws_url(self) -> str:
+        return self.base.replace("http://", "ws://").replace("https://", "wss://") + (
+            f"/ws/{self.table}"
+        )
+
+    async def connect(self) -> SeatClient:
+        self._ws = await websockets.connect(self.ws_url, max_size=2**22)
+        await self.send("hello", token=self.token)
+        self._reader = asyncio.create_task(self._read())
+        return self
+
+    async def _read(self) -> None:
+        try:
+            async for frame in self._ws:
+                msg = json.loads(frame)
+                if self.keep:
+                    self.raw.append(frame if isinstance(frame, str) else frame.decode())
+                    self.messages.append(msg)
+                async with self._changed:
+                    if msg.get("type") == "view":
+                        if self.view is None or msg["version"] > self.view["version"]:
+                            self.view = msg
+                            self.view_times.append((time.perf_counter(), msg))
+                            if len(self.view_times) > 50:
+                                del self.view_times[:25]
+                    elif msg.get("type") == "error":
+                        self.errors.append(msg)
+                    self._changed.notify_all()
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self.closed = getattr(self._ws, "close_code", None) or 1006
+            async with self._changed:
+                self._changed.notify_all()
+
+    async def send(self, kind: str, **fields: Any) -> None:
+        await self._ws.send(json.dumps({"type": kind, **fields}))
+
+    async def send_raw(self, frame: str | bytes) -> None:
+        await self._ws.send(frame)
+
+    async def wait(self, predicate: Any, timeout: float = 10.0) -> dict[str, Any]:
+        """Wait until predicate(view) holds; returns that view."""
+
+        async def _until() -> dict[str, Any]:
+            async with self._changed:
+                while True:
+                    if self.view is not None and predicate(self.view):
+                        return self.view
+                    if self.closed is not None:
+                        raise ConnectionError(f"connection closed ({self.closed})")
+                    await self._changed.wait()
+
+        return await asyncio.wait_for(_until(), timeout)
+
+    async def wait_error(self, count: int = 1, timeout: float = 10.0) -> dict[str, Any]:
+        async def _until() -> dict[str, Any]:
+            async with self._changed:
+                while len(self.errors) < count:
+                    if self.closed is not None:
+                        raise ConnectionError(f"connection closed ({self.closed})")
+                    await self._changed.wait()
+                return self.errors[count - 1]
+
+        return await asyncio.wait_for(_until(), timeout)
+
+    async def wait_closed(self, timeout: float = 10.0) -> int:
+        async def _until() -> int:
+            async with self._changed:
+                while self.closed is None:
+                    await self._changed.wait()
+                return self.closed
+
+        return await asyncio.wait_for(_until(), timeout)
+
+    async def move(self, move: str) -> None:
+        assert self.view is not None
+        await self.send("move", move=move, version=self.view["version"])
+
+    def legal(self) -> list[str]:
+        if self.view is None or self.view["game"] is None:
+            return []
+        return list(self.view["game"]["legal"])
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                await self._ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(Exception):
+                await self._reader

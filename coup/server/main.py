@@ -1,0 +1,75 @@
+"""`coup serve`: run the online table (HTTP + websockets) in one process."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+
+def _delay(text: str) -> tuple[float, float]:
+    parts = [float(p) for p in text.split(",")]
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or min(parts) < 0 or parts[0] > parts[1]:
+        raise argparse.ArgumentTypeError("use SECONDS or MIN,MAX (e.g. 0.6,1.5)")
+    return parts[0], parts[1]
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="coup serve", description="Run the online Coup table.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (8000)")
+    p.add_argument(
+        "--db",
+        default=os.environ.get("COUP_DB", "sqlite:///coup.db"),
+        help="sqlite:///FILE or postgresql://USER@HOST/DB (env COUP_DB; sqlite:///coup.db)",
+    )
+    p.add_argument(
+        "--bus",
+        default=os.environ.get("COUP_BUS", "memory://"),
+        help="memory:// (env COUP_BUS; memory://)",
+    )
+    p.add_argument(
+        "--bot-delay", type=_delay, default=(0.6, 1.5), help="bots' thinking time, MIN,MAX s"
+    )
+    p.add_argument(
+        "--away", type=float, default=30.0, help="seconds a disconnected player is waited for"
+    )
+    p.add_argument("--log-level", default="warning", help="uvicorn log level (warning)")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    import uvicorn
+
+    from coup.server.app import create_app
+    from coup.server.protocol import MAX_WS_FRAME
+
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
+    try:
+        from coup.bus import BACKENDS
+        from coup.store.sql import engine_url
+
+        engine_url(args.db)
+        if args.bus.split("://", 1)[0] not in BACKENDS:
+            raise ValueError(f"unsupported bus URL {args.bus!r} (use memory://)")
+        app = create_app(args.db, args.bus, bot_delay=args.bot_delay, away_seconds=args.away)
+    except ValueError as exc:
+        print(f"coup serve: {exc}", file=sys.stderr)
+        return 2
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        ws_max_size=MAX_WS_FRAME,
+        log_level=args.log_level,
+        lifespan="on",
+    )
+    server = uvicorn.Server(config)
+    shown = args.host if ":" not in args.host else f"[{args.host}]"
+    print(f"Coup is at http://{shown}:{args.port}/  (database {args.db})", flush=True)
+    server.run()
+    return 0 if server.started else 1
