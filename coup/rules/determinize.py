@@ -37,6 +37,8 @@ def determinize(s: State, seat: int | None, rng: random.Random) -> State:
             fixed.update(s.drawn)
     known_court = list(s.known_court.get(seat, ())) if seat is not None else []
     known_hands = {t: list(v) for (w, t), v in s.known_hands.items() if w == seat}
+    if s.phase == "over":  # every hand is shown at the end
+        known_hands = {t: list(s.hands[t]) for t in range(n) if t != seat}
     shown_target = s.target if seen_shown and s.target != seat else None
     for cards in known_hands.values():
         fixed.update(cards)
@@ -45,7 +47,7 @@ def determinize(s: State, seat: int | None, rng: random.Random) -> State:
         known_hands.setdefault(shown_target, []).append(s.shown)  # type: ignore[arg-type]
         fixed[s.shown] += 1  # type: ignore[index]
 
-    universe = _universe(s, seat, fixed, rng)
+    universe, guessed = _universe(s, seat, fixed, rng)
     unknown = list((universe - fixed).elements())
     unknown.sort()
     rng.shuffle(unknown)
@@ -67,8 +69,8 @@ def determinize(s: State, seat: int | None, rng: random.Random) -> State:
     c.court = court
     if s.phase == "examine" and not seen_shown:
         c.shown = rng.choice(c.hands[s.target])  # type: ignore[index]
-    if s.settings.draft:
-        c.picks = [s.picks[t] if t == seat else None for t in range(n)]
+    if s.settings.draft:  # others' picks, as guessed
+        c.picks = [p if t == seat or p is None else guessed.pop() for t, p in enumerate(s.picks)]
 
     # Nothing of what other seats know, nor the true hidden moves, may stay in the copy.
     c.known_court = {seat: s.known_court[seat]} if seat in s.known_court else {}
@@ -79,22 +81,24 @@ def determinize(s: State, seat: int | None, rng: random.Random) -> State:
     return c
 
 
-def _universe(s: State, seat: int | None, fixed: Counter[str], rng: random.Random) -> Counter[str]:
-    """The multiset of cards in play, as far as `seat` knows it."""
+def _universe(
+    s: State, seat: int | None, fixed: Counter[str], rng: random.Random
+) -> tuple[Counter[str], list[str]]:
+    """The multiset of cards in play, as far as `seat` knows it, and the guessed picks."""
     if not s.settings.draft:
-        return Counter(s.settings.deck())
+        return Counter(s.settings.deck()), []
     # Draft: one pile (one card of each character) plus each player's pick. The seat
     # knows its own pick; the other pick is any character consistent with what is seen.
     base = Counter(s.settings.in_play)
     picks = [p for t, p in enumerate(s.picks) if t == seat and p is not None]
     base.update(picks)
     unknown_picks = sum(1 for t, p in enumerate(s.picks) if p is not None and t != seat)
-    for _ in range(unknown_picks):
-        options = [ch for ch in s.settings.in_play if not (fixed - (base + Counter([ch])))]
-        if not options:
-            options = list(s.settings.in_play)
-        base[rng.choice(sorted(options))] += 1
-    return base
+    # The picks must at least cover what is seen beyond the pile and known picks.
+    guessed = sorted((fixed - base).elements())
+    guessed += [rng.choice(s.settings.in_play) for _ in range(unknown_picks - len(guessed))]
+    rng.shuffle(guessed)
+    base.update(guessed)
+    return base, guessed
 
 
 def _redact(e: Entry, seat: int | None) -> Entry:

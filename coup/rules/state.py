@@ -519,9 +519,10 @@ class State:
     def _draw(self) -> str:
         if self._pins:
             card = self._pins.pop(0)
-            if card not in self.court:
+            court = self.court
+            if card not in court:
                 raise PinError(f"the record pins a draw of {card!r}, which is not in the Court")
-            self.court.remove(card)
+            court.pop(len(court) - 1 - court[::-1].index(card))  # the one nearest the top
         else:
             card = self.court.pop()
         self._draws.append(card)

@@ -19,7 +19,9 @@ def table(hands: list[list[str]], court: list[str] | None = None, **settings: An
                 rest.remove(card)
         court = rest
     return coup.new_game(
-        players=names, seed=settings.pop("seed", 0), deal={"hands": hands, "court": court},
+        players=names,
+        seed=settings.pop("seed", 0),
+        deal={"hands": hands, "court": court},
         **settings,
     )
 

@@ -117,7 +117,9 @@ def test_an_eliminated_players_coins_go_back_after_the_action_resolves() -> None
 
 
 def test_income_takes_one_coin() -> None:
-    s = play(table([["duke", "captain"], ["assassin", "contessa"], ["duke", "captain"]]), "0 income")
+    s = play(
+        table([["duke", "captain"], ["assassin", "contessa"], ["duke", "captain"]]), "0 income"
+    )
     assert s.coins[0] == 3 and s.turn == 1
 
 
@@ -193,7 +195,9 @@ def test_steal_takes_two_or_what_there_is(target_coins: int, taken: int) -> None
 
 @pytest.mark.parametrize(("variant", "blockers"), [
     ("ambassador", ["captain", "ambassador"]), ("inquisitor", ["captain", "inquisitor"])])  # fmt: skip
-def test_steal_is_blocked_by_captain_and_the_fifth_character(variant: str, blockers: list[str]) -> None:
+def test_steal_is_blocked_by_captain_and_the_fifth_character(
+    variant: str, blockers: list[str]
+) -> None:
     s = coup.new_game(players=3, seed=1, characters=variant)
     play(s, "0 steal 1")
     assert [str(m) for m in s.legal(1)] == ["pass", "challenge"] + [f"block {c}" for c in blockers]
@@ -221,15 +225,20 @@ def test_inquisitor_exchange_draws_one() -> None:
 
 
 def test_examine_the_target_shows_a_card_of_their_choice_then_return_or_swap() -> None:
-    s = table([["inquisitor", "duke"], ["captain", "contessa"], ["duke", "assassin"]],
-              characters="inquisitor")
+    s = table(
+        [["inquisitor", "duke"], ["captain", "contessa"], ["duke", "assassin"]],
+        characters="inquisitor",
+    )
     play(s, "0 examine 1", "1 pass", "2 pass")
     assert s.phase == "show" and s.waiting == (1,)
     play(s, "1 show contessa")
     assert s.view(0)["private"] == {"shown": {"seat": 1, "card": "contessa"}}
     assert s.view(2)["private"] == {} and s.view(2)["history"][-1]["move"] == "show"
     play(s, "0 return")
-    assert s.view(0)["known"]["hands"] == {"1": ["contessa"]} and hand(s, 1) == ["captain", "contessa"]
+    assert s.view(0)["known"]["hands"] == {"1": ["contessa"]} and hand(s, 1) == [
+        "captain",
+        "contessa",
+    ]
     play(s, "1 income", "2 income", "0 examine 1", "1 pass", "2 pass", "1 show captain")
     court_before = len(s.court)
     s._pins = ["duke"]
@@ -351,7 +360,14 @@ def test_an_illegal_move_says_why_and_changes_nothing() -> None:
 
 
 def test_notation_round_trips() -> None:
-    for text in ["income", "steal 2", "block ambassador", "keep contessa duke", "keep duke", "draft duke"]:
+    for text in [
+        "income",
+        "steal 2",
+        "block ambassador",
+        "keep contessa duke",
+        "keep duke",
+        "draft duke",
+    ]:
         assert str(coup.Move.parse(text)) == text
     assert str(coup.Move.parse("keep duke contessa")) == "keep contessa duke"  # any order
     for bad in ["", "steal", "steal x", "steal  2", "keep", "keep a b c", "income 1", "steal 01"]:
