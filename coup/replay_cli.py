@@ -63,7 +63,11 @@ def main(argv: list[str]) -> int:
         entry: dict[str, Any] = {"seat": seat, "move": str(move), "forced": forced, "out": out}
         line = narrator.tell(entry)
         if draws:
-            line += f" [draws {', '.join(c.capitalize() for c in draws)}]"
+            drawer = seat if move.verb == "reveal" else narrator.actor
+            if move.verb == "swap":
+                drawer = narrator.target
+            cards = ", ".join(c.capitalize() for c in draws)
+            line += f" ({narrator.name(drawer)} draws {cards} from the Court.)"
         print(line)
     if state.over:
         print(f"{names[state.winner]} wins.")  # type: ignore[index]

@@ -11,6 +11,7 @@ def table(hands: list[list[str]], court: list[str] | None = None, **settings: An
     """A game with these hands; the Court is the rest of the deck (in canonical order)
     unless given. Settings as for `coup.new_game` (names default to A, B, C, ...)."""
     names = settings.pop("names", [chr(ord("A") + i) for i in range(len(hands))])
+    seed = settings.pop("seed", 0)
     probe = coup.new_game(players=names, seed=0, **settings)
     if court is None:
         rest = probe.settings.deck()

@@ -1,0 +1,125 @@
+"""`coup replay`: tells games, prints final states, and refuses bad records with exit 2."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import coup
+
+GOLDEN = Path(__file__).parent.parent / "golden"
+NAMES = sorted(
+    p.name.removesuffix(".json") for p in GOLDEN.glob("*.json") if ".final" not in p.name
+)
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "coup", "replay", *args],
+        input=stdin, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def load(name: str) -> Any:
+    return json.loads((GOLDEN / f"{name}.json").read_text())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_golden_records_replay_to_their_final_state(name: str) -> None:
+    expected = json.loads((GOLDEN / f"{name}.final.json").read_text())
+    assert coup.final_state_json(coup.replay(load(name))) == expected
+    out = run("--json", str(GOLDEN / f"{name}.json"))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == expected
+
+
+def test_replay_tells_the_seed_example_in_words() -> None:
+    out = run(str(GOLDEN / "seed-example.json"))
+    assert out.returncode == 0
+    assert "Sepideh claims Ambassador to exchange." in out.stdout
+    assert "Bahareh blocks as Ambassador." in out.stdout
+    assert "Bahareh loses Assassin, and is out (forced)." in out.stdout
+    assert "The game goes on: waiting for Mahshid." in out.stdout
+
+
+def test_a_fair_shuffle_record_is_verified() -> None:
+    out = run(str(GOLDEN / "ten-players.json"))
+    assert out.returncode == 0 and "verified" in out.stdout
+
+
+def bad(tmp_path: Path, record: Any) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / "r.json"
+    path.write_text(record if isinstance(record, str) else json.dumps(record))
+    out = run(str(path))
+    assert out.returncode == 2, out.stdout
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    return out
+
+
+def test_an_illegal_move_names_index_seat_move_and_why(tmp_path: Path) -> None:
+    record = load("seed-example")
+    record["moves"][4] = {"seat": 2, "move": "steal 0"}
+    err = bad(tmp_path, record).stderr
+    assert (
+        "move 4" in err and "seat 2" in err and "steal 0" in err and "legal: pass, challenge" in err
+    )
+
+
+def test_a_move_that_is_not_notation_is_refused(tmp_path: Path) -> None:
+    record = load("seed-example")
+    record["moves"][0] = {"seat": 0, "move": "tax please"}
+    assert "move 0" in bad(tmp_path, record).stderr
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        (lambda r: r["deal"]["hands"][0].__setitem__(0, "assassin"), "exactly the game's cards"),
+        (lambda r: r["deal"]["hands"][0].pop(), "must be dealt 2"),
+        (lambda r: r["deal"]["court"].append("duke"), "exactly the game's cards"),
+        (lambda r: r["deal"]["hands"][1].__setitem__(0, "jester"), "unknown character"),
+        (lambda r: r["deal"]["hands"][1].__setitem__(0, "inquisitor"), "not in a ambassador game"),
+        (lambda r: r.__setitem__("players", ["solo"]), "players must be 2"),
+        (lambda r: r.__setitem__("players", [f"p{i}" for i in range(11)]), "players must be 2"),
+        (lambda r: r["settings"].__setitem__("characters", "jester"), "characters must be"),
+        (lambda r: r.__setitem__("format", "coup-record/9"), "format"),
+        (lambda r: r["moves"][9].__setitem__("draw", ["inquisitor"]), "not in the Court"),
+        (lambda r: r["moves"][0].__setitem__("draw", ["duke"]), "not drawn"),
+        (lambda r: r.__setitem__("commitment", "00" * 32), "does not match"),
+    ],
+)
+def test_bad_records_are_refused_with_one_line(tmp_path: Path, change: Any, why: str) -> None:
+    record = copy.deepcopy(load("seed-example"))
+    change(record)
+    assert why in bad(tmp_path, record).stderr
+
+
+def test_not_json_and_missing_files(tmp_path: Path) -> None:
+    assert "not JSON" in bad(tmp_path, "{nope").stderr
+    out = run(str(tmp_path / "missing.json"))
+    assert out.returncode == 2 and "cannot read" in out.stderr
+
+
+def test_a_commitment_whose_game_the_seed_does_not_make_is_not_verified(tmp_path: Path) -> None:
+    record = load("four-inquisitor")
+    court = record["deal"]["court"]
+    i = next(i for i, c in enumerate(court) if c != court[0])
+    court[0], court[i] = court[i], court[0]  # every draw is pinned: the game is unchanged
+    assert coup.replay(record).record()["moves"] == record["moves"]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record))
+    out = run(str(path))
+    assert (
+        out.returncode == 2 and "not verified: the deal is not the one the seed makes" in out.stderr
+    )
+
+
+def test_replay_reads_standard_input() -> None:
+    out = run("--json", "-", stdin=(GOLDEN / "seed-example.json").read_text())
+    assert out.returncode == 0 and json.loads(out.stdout)["treasury"] == 44
