@@ -21,7 +21,7 @@ def table(hands: list[list[str]], court: list[str] | None = None, **settings: An
         court = rest
     return coup.new_game(
         players=names,
-        seed=settings.pop("seed", 0),
+        seed=seed,
         deal={"hands": hands, "court": court},
         **settings,
     )
