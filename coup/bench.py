@@ -1,0 +1,247 @@
+"""`coup bench`: how fast the engine plays, next to coupml (PyPI) measured the same way.
+
+    coup bench [--quick] [--json] [--no-coupml] [--no-envs] [--seed N] [--repeat N]
+
+* random play: uniformly random legal moves (`waiting[0]`, `legal`, `play`) from a fixed
+  seed, for 2, 4 and 6 players: decisions/s and games/s, the median of several runs;
+* the cost of `clone()`, `determinize()` and `view()` on mid-game states (median µs);
+* coupml, 4 players, same method, in its own venv (see `coup.bench_coupml`), and the
+  ratio ours/coupml (the goal is 3x or more);
+* the learning environments' steps/s, if `coup.envs.bench` is there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import coup
+from coup import bench_coupml
+
+GOAL_RATIO = 3.0
+TABLES = (2, 4, 6)
+
+
+def random_play(players: int, games: int, seed: int) -> tuple[float, float, float]:
+    """(decisions/s, games/s, decisions/game) for `games` games of random legal moves."""
+    rng = random.Random(seed)
+    new_game = coup.new_game
+    decisions = 0
+    start = time.perf_counter()
+    for g in range(games):
+        state = new_game(players=players, seed=seed * 1_000_003 + g)
+        while not state.over:
+            seat = state.waiting[0]
+            state.play(seat, rng.choice(state.legal(seat)))
+            decisions += 1
+    elapsed = time.perf_counter() - start
+    return decisions / elapsed, games / elapsed, decisions / games
+
+
+def random_play_median(players: int, games: int, repetitions: int, seed: int) -> dict[str, float]:
+    runs = [random_play(players, games, seed + rep) for rep in range(repetitions)]
+    return {
+        "decisions_per_s": statistics.median(r[0] for r in runs),
+        "games_per_s": statistics.median(r[1] for r in runs),
+        "decisions_per_game": statistics.median(r[2] for r in runs),
+    }
+
+
+def mid_game_states(count: int, players: int, seed: int) -> list[coup.State]:
+    """`count` states taken at a random point of random games (never over)."""
+    rng = random.Random(seed)
+    states: list[coup.State] = []
+    g = 0
+    while len(states) < count:
+        state = coup.new_game(players=players, seed=seed + g)
+        g += 1
+        trail = [state.clone()]
+        while not state.over:
+            seat = state.waiting[0]
+            state.play(seat, rng.choice(state.legal(seat)))
+            if not state.over:
+                trail.append(state.clone())
+        states.append(trail[rng.randrange(len(trail) // 4, len(trail))])
+    return states
+
+
+def cost_us(states: list[coup.State], op: Callable[[coup.State], object], calls: int) -> float:
+    """Median over `states` of the mean µs of `calls` calls of `op` on one state."""
+    per_state = []
+    for state in states:
+        start = time.perf_counter()
+        for _ in range(calls):
+            op(state)
+        per_state.append((time.perf_counter() - start) / calls * 1e6)
+    return statistics.median(per_state)
+
+
+def state_costs(samples: int, calls: int, seed: int) -> dict[str, float]:
+    states = mid_game_states(samples, 4, seed)
+    rng = random.Random(seed)
+    return {
+        "clone_us": cost_us(states, lambda s: s.clone(), calls),
+        "determinize_us": cost_us(states, lambda s: s.determinize(s.waiting[0], rng), calls),
+        "view_us": cost_us(states, lambda s: s.view(s.waiting[0]), calls),
+    }
+
+
+def env_rates(seconds: float) -> dict[str, Any]:
+    """Steps/s of the learning environments, from `coup.envs.bench` if it is there."""
+    try:
+        from coup.envs import bench as env_bench
+    except ImportError as e:
+        return {"error": f"coup.envs.bench is not available ({e})"}
+    rates = getattr(env_bench, "env_rates", None)
+    if not callable(rates):
+        return {"error": "coup.envs.bench has no env_rates()"}
+    try:
+        result = rates(players=4, seconds=seconds)
+    except Exception as e:  # noqa: BLE001 - another module's bench must not end ours
+        return {"error": f"{type(e).__name__}: {e}"}
+    return {str(k): float(v) for k, v in dict(result).items()}
+
+
+def measure(args: argparse.Namespace, note: Callable[[str], None]) -> dict[str, Any]:
+    quick = args.quick
+    games = args.games or (40 if quick else 1500)
+    reps = args.repeat or (3 if quick else 5)
+    out: dict[str, Any] = {
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "machine": f"{platform.system()} {platform.machine()}",
+        "seed": args.seed,
+        "repetitions": reps,
+        "games_per_repetition": games,
+        "random_play": {},
+    }
+    for players in TABLES:
+        note(f"random play, {players} players …")
+        out["random_play"][str(players)] = random_play_median(players, games, reps, args.seed)
+    note("clone / determinize / view …")
+    out.update(state_costs(20 if quick else 200, 20 if quick else 200, args.seed))
+    ours = out["random_play"]["4"]
+    if args.no_coupml:
+        out["coupml"] = {"error": "skipped (--no-coupml)"}
+    else:
+        note("coupml …")
+        try:
+            out["coupml"] = bench_coupml.measure(4, games, reps, args.seed, note)
+        except bench_coupml.CoupmlUnavailable as e:
+            out["coupml"] = {"error": str(e)}
+    theirs = out["coupml"]
+    if "decisions_per_s" in theirs:
+        out["ratio"] = {
+            "decisions_per_s": ours["decisions_per_s"] / theirs["decisions_per_s"],
+            "games_per_s": ours["games_per_s"] / theirs["games_per_s"],
+            "goal": GOAL_RATIO,
+        }
+    if args.no_envs:
+        out["envs"] = {"error": "skipped (--no-envs)"}
+    else:
+        note("learning environments …")
+        out["envs"] = env_rates(0.3 if quick else 2.0)
+    return out
+
+
+def report(r: dict[str, Any]) -> str:
+    lines = [
+        (
+            f"coup bench — {r['python']}, {r['machine']}; seed {r['seed']}, "
+            f"median of {r['repetitions']} runs of {r['games_per_repetition']} games"
+        ),
+        "",
+        "random play (uniformly random legal moves)",
+        f"  {'players':>7}  {'decisions/s':>12}  {'games/s':>9}  {'decisions/game':>14}",
+    ]
+    for players, row in r["random_play"].items():
+        lines.append(
+            f"  {players:>7}  {row['decisions_per_s']:>12,.0f}  {row['games_per_s']:>9,.0f}"
+            f"  {row['decisions_per_game']:>14.1f}"
+        )
+    lines += [
+        "",
+        "mid-game states, 4 players (median µs a call)",
+        f"  state.clone()        {r['clone_us']:8.2f} µs",
+        f"  state.determinize()  {r['determinize_us']:8.2f} µs",
+        f"  state.view()         {r['view_us']:8.2f} µs",
+        "",
+    ]
+    theirs = r["coupml"]
+    if "decisions_per_s" in theirs:
+        ours = r["random_play"]["4"]
+        ratio = r["ratio"]
+        verdict = "meets" if ratio["decisions_per_s"] >= GOAL_RATIO else "below"
+        lines += [
+            f"coupml {theirs.get('version', '?')} (4 players, same method, its own venv)",
+            f"  {'':>7}  {'decisions/s':>12}  {'games/s':>9}  {'decisions/game':>14}",
+            (
+                f"  {'ours':>7}  {ours['decisions_per_s']:>12,.0f}  {ours['games_per_s']:>9,.0f}"
+                f"  {ours['decisions_per_game']:>14.1f}"
+            ),
+            (
+                f"  {'coupml':>7}  {theirs['decisions_per_s']:>12,.0f}"
+                f"  {theirs['games_per_s']:>9,.0f}  {theirs['decisions_per_game']:>14.1f}"
+            ),
+            (
+                f"  ours/coupml: {ratio['decisions_per_s']:.2f}x decisions/s, "
+                f"{ratio['games_per_s']:.2f}x games/s ({verdict} the {GOAL_RATIO:g}x goal)"
+            ),
+        ]
+    else:
+        lines.append(f"coupml could not be measured: {theirs['error']}")
+    lines.append("")
+    envs = r["envs"]
+    if "error" in envs:
+        lines.append(f"learning environments not measured: {envs['error']}")
+    else:
+        lines.append("learning environments (coup.envs.bench, 4 players, random legal moves)")
+        for name, rate in envs.items():
+            lines.append(f"  {name:<16} {rate:>12,.0f} steps/s")
+    return "\n".join(lines)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="coup bench", description="Measure the engine's speed.")
+    p.add_argument("--quick", action="store_true", help="a short run (seconds, not minutes)")
+    p.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    p.add_argument("--no-coupml", action="store_true", help="skip the coupml comparison")
+    p.add_argument("--no-envs", action="store_true", help="skip the learning environments")
+    p.add_argument("--seed", type=int, default=2026, help="seed of the games (default 2026)")
+    p.add_argument("--repeat", type=int, help="runs per measure; the median is reported")
+    p.add_argument("--games", type=int, help="games per run")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    for flag in ("repeat", "games"):
+        value = getattr(args, flag)
+        if value is not None and value < 1:
+            print(f"coup bench: --{flag} must be at least 1", file=sys.stderr)
+            return 2
+
+    def note(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    try:
+        results = measure(args, note)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    print(json.dumps(results, indent=2) if args.json else report(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
