@@ -1,0 +1,91 @@
+"""The single-agent Gymnasium environment against coup.bots."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from coup import bots
+from coup.envs.gymnasium import CoupEnv
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"players": 4}, {"players": 2}, {"players": 3, "characters": "inquisitor"}],
+    ids=["4p", "2p-draft", "3p-inquisitor"],
+)
+def test_gymnasium_check_env(options: dict[str, object]) -> None:
+    check_env(CoupEnv(opponents="random", **options), skip_render_check=True)  # type: ignore[arg-type]
+
+
+def play(env: CoupEnv, seed: int) -> tuple[float, int]:
+    """One episode with random legal actions: (total reward, agent steps)."""
+    rng = random.Random(seed)
+    obs, info = env.reset(seed=seed)
+    total, steps = 0.0, 0
+    while True:
+        mask = env.action_masks()
+        assert mask.dtype == np.bool_ and mask.any()
+        assert (info["action_mask"] == mask).all()
+        assert env.observation_space.contains(obs)
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(mask.nonzero()[0])))
+        total += reward
+        steps += 1
+        if terminated or truncated:
+            return total, steps
+
+
+def test_episodes_end_with_a_win_or_a_loss_against_heuristic_bots() -> None:
+    env = CoupEnv(4, opponents="heuristic")
+    results = [play(env, seed)[0] for seed in range(6)]
+    assert set(results) <= {1.0, -1.0}
+    assert env.state is not None
+    assert env.state.over or not env.state.alive(env.seat)
+
+
+def test_masks_follow_the_engine_and_the_agent_is_asked_only_when_waiting() -> None:
+    env = CoupEnv(3, opponents=["random", bots.make("honest", seed=1)], seat=1)
+    rng = random.Random(0)
+    env.reset(seed=0)
+    for _ in range(200):
+        state = env.state
+        assert state is not None
+        if state.over or not state.alive(1):
+            env.reset()
+            continue
+        assert state.waiting[0] == 1
+        legal = sorted(env.actions.move_to_action(m, 1) for m in state.legal(1))
+        assert env.action_masks().nonzero()[0].tolist() == legal
+        assert sorted(env.legal_moves()) == sorted(str(m) for m in state.legal(1))
+        env.step(int(rng.choice(legal)))
+
+
+def test_illegal_actions_are_penalized_or_refused() -> None:
+    env = CoupEnv(4, opponents="random", seat=0)
+    env.reset(seed=3)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    before = env.view()
+    _, reward, terminated, _, info = env.step(illegal)
+    assert reward == env.illegal_penalty and info["illegal"] and not terminated
+    assert env.view() == before
+    strict = CoupEnv(4, opponents="random", illegal="raise")
+    strict.reset(seed=3)
+    with pytest.raises(ValueError, match="not legal"):
+        strict.step(int(np.flatnonzero(~strict.action_masks())[0]))
+
+
+def test_same_seed_same_episode() -> None:
+    a, b = CoupEnv(4, opponents="random"), CoupEnv(4, opponents="random")
+    assert play(a, 11) == play(b, 11)
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="opponents"):
+        CoupEnv(4, opponents=["random"])
+    with pytest.raises(ValueError, match="seat"):
+        CoupEnv(4, seat=4)
+    with pytest.raises(ValueError, match="illegal"):
+        CoupEnv(4, illegal="ignore")

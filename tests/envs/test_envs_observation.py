@@ -1,0 +1,69 @@
+"""The observation vector: documented layout, bounded, equal on both paths, no leaks."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+import numpy as np
+
+import coup
+from coup.envs.observation import ObservationEncoder
+
+
+def test_fields_tile_the_vector() -> None:
+    for n in (2, 4, 10):
+        encoder = ObservationEncoder(n)
+        assert encoder.size == 339 + 49 * n
+        end = 0
+        for _, offset, size in encoder.fields:
+            assert offset == end
+            end += size
+        assert end == encoder.size
+    assert ObservationEncoder(4, history=0).size == 535 - 12 * 32
+
+
+def test_fast_path_equals_the_view_path_and_is_bounded(
+    config: tuple[int, dict[str, object]], random_states: Callable[..., Iterator[coup.State]]
+) -> None:
+    players, options = config
+    encoder = ObservationEncoder(players)
+    for state in random_states(players, 15, seed=2, **options):
+        for seat in range(players):
+            slow = encoder.encode(state.view(seat))
+            fast = encoder.encode_state(state, seat)
+            assert fast.dtype == np.float32 and fast.shape == (encoder.size,)
+            np.testing.assert_array_equal(fast, slow)
+            assert fast.min() >= 0.0 and fast.max() <= 1.0
+
+
+def test_hidden_cards_never_reach_the_vector(
+    random_states: Callable[..., Iterator[coup.State]],
+) -> None:
+    """Redrawing everything a seat cannot know leaves its observation unchanged."""
+    encoder = ObservationEncoder(4)
+    rng = random.Random(3)
+    for state in random_states(4, 10, seed=3, characters="inquisitor"):
+        for seat in range(4):
+            other_world = state.determinize(seat, rng)
+            np.testing.assert_array_equal(
+                encoder.encode_state(other_world, seat), encoder.encode_state(state, seat)
+            )
+
+
+def test_fields_read_back() -> None:
+    state = coup.new_game(players=3, seed=5)
+    encoder = ObservationEncoder(3)
+    seat = state.waiting[0]
+    fields = encoder.split(encoder.encode_state(state, seat))
+    assert fields["hand"].sum() == 1.0  # two cards, 0.5 each
+    assert fields["phase"][1] == 1.0  # action
+    seats = fields["seats"].reshape(3, 19)
+    assert seats[0, 11] == 1.0 and seats[0, 12] == 1.0  # the viewer's turn, waiting
+    assert not fields["history"].any()
+    state.play(seat, "income")
+    fields = encoder.split(encoder.encode_state(state, seat))
+    history = fields["history"].reshape(12, 24 + 2 * 3)
+    assert history[0, 0] == 1.0 and history[0, 1] == 1.0  # newest entry, moved by viewer
+    assert history[0, 1 + 3 + 0] == 1.0  # verb "income"
+    assert not history[1:].any()

@@ -1,0 +1,119 @@
+"""The PettingZoo AEC environment: PettingZoo's own API and seed tests, and Coup's rules."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from coup.envs.pettingzoo import env, raw_env
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"players": 4}, {"players": 2}, {"players": 3, "characters": "inquisitor"}],
+    ids=["4p", "2p-draft", "3p-inquisitor"],
+)
+def test_pettingzoo_api_test(options: dict[str, object]) -> None:
+    with warnings.catch_warnings():
+        # dict observations ({"observation", "action_mask"}) draw PettingZoo's generic
+        # "should be a Box" warnings, as every masked classic game does
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(env(**options), num_cycles=200)  # type: ignore[arg-type]
+
+
+def test_pettingzoo_seed_test() -> None:
+    seed_test(lambda: env(players=4), num_cycles=100)
+
+
+def play_random(e: object, seed: int) -> dict[str, float]:
+    """Play one game with random legal actions; the total reward of every agent."""
+    rng = random.Random(seed)
+    totals: dict[str, float] = {}
+    e.reset(seed=seed)  # type: ignore[attr-defined]
+    for agent in e.agent_iter():  # type: ignore[attr-defined]
+        obs, reward, terminated, truncated, _ = e.last()  # type: ignore[attr-defined]
+        totals[agent] = totals.get(agent, 0.0) + reward
+        if terminated or truncated:
+            e.step(None)  # type: ignore[attr-defined]
+            continue
+        legal = obs["action_mask"].nonzero()[0]
+        e.step(int(rng.choice(legal)))  # type: ignore[attr-defined]
+    return totals
+
+
+def test_rewards_are_zero_sum_and_the_winner_gets_one() -> None:
+    for seed in range(20):
+        e = raw_env(4)
+        totals = play_random(e, seed)
+        assert e.state is not None and e.state.over
+        assert sorted(totals.values()) == pytest.approx([-1 / 3, -1 / 3, -1 / 3, 1.0])
+        assert totals[f"player_{e.state.winner}"] == 1.0
+
+
+def test_reaction_windows_ask_clockwise_from_the_actor() -> None:
+    e = raw_env(4, first=0)
+    e.reset(seed=4)
+    assert e.agent_selection == "player_0"
+    tax = e.actions.move_to_action("tax", 0)
+    e.step(tax)
+    asked = []
+    pass_action = e.actions.move_to_action("pass", 1)
+    for _ in range(3):
+        asked.append(e.agent_selection)
+        e.step(pass_action)
+    assert asked == ["player_1", "player_2", "player_3"]
+    assert e.agent_selection == "player_1"  # next turn
+
+
+def test_mask_is_the_engines_legal_moves() -> None:
+    e = raw_env(3)
+    e.reset(seed=9)
+    rng = random.Random(9)
+    for agent in e.agent_iter(300):
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        assert e.state is not None
+        seat = e.agent_seat[agent]
+        assert seat == e.state.waiting[0]
+        legal = sorted(e.actions.move_to_action(m, seat) for m in e.state.legal(seat))
+        assert obs["action_mask"].nonzero()[0].tolist() == legal
+        assert sorted(e.legal_moves(agent)) == sorted(str(m) for m in e.state.legal(seat))
+        e.step(int(rng.choice(legal)))
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    e = raw_env(4, first=0)
+    e.reset(seed=1)
+    before = e.view("player_0")
+    coup_next = e.actions.move_to_action("coup 1", 0)  # 2 coins: not legal
+    with pytest.raises(ValueError, match=r"coup 1.*not legal for player_0"):
+        e.step(coup_next)
+    assert e.view("player_0") == before
+    assert e.agent_selection == "player_0"
+    e.step(e.actions.move_to_action("income", 0))
+
+
+def test_truncation_after_max_moves() -> None:
+    e = raw_env(4, max_moves=5)
+    e.reset(seed=2)
+    seen = play_random(e, 2)
+    assert set(seen) == set(e.possible_agents)
+    assert not e.agents
+
+
+def test_observation_is_fresh_and_float32() -> None:
+    e = raw_env(4)
+    e.reset(seed=0)
+    first = e.observe(e.agent_selection)
+    second = e.observe(e.agent_selection)
+    assert first["observation"].dtype == np.float32
+    assert first["observation"] is not second["observation"]
+    text = raw_env(4, render_mode="ansi")
+    text.reset(seed=0)
+    assert "seat 0" in str(text.render())
