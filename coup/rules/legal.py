@@ -86,8 +86,23 @@ def legal_moves(s: State, seat: int) -> list[Move]:
 
 def _actions(s: State, seat: int) -> list[Move]:
     n, alive = s.n, s.alive_flags
-    targets = [t % n for t in range(seat + 1, seat + n) if alive[t % n]]
     coins = s.coins[seat]
+    bracket = 3 if coins >= 10 else 2 if coins >= 7 else 1 if coins >= 3 else 0
+    if s.n_alive == n:  # the common case, computed once per table shape
+        key = (s.variant, n, seat, bracket)
+        moves = _ALL_ALIVE.get(key)
+        if moves is None:
+            targets = [(seat + i) % n for i in range(1, n)]
+            moves = _ALL_ALIVE[key] = _action_list(s.variant, targets, coins)
+        return moves
+    targets = [t % n for t in range(seat + 1, seat + n) if alive[t % n]]
+    return _action_list(s.variant, targets, coins)
+
+
+_ALL_ALIVE: dict[tuple[str, int, int, int], list[Move]] = {}
+
+
+def _action_list(variant: str, targets: list[int], coins: int) -> list[Move]:
     if coins >= 10:
         return [COUP[t] for t in targets]
     moves = [INCOME, FOREIGN_AID]
@@ -98,6 +113,6 @@ def _actions(s: State, seat: int) -> list[Move]:
         moves += [ASSASSINATE[t] for t in targets]
     moves += [STEAL[t] for t in targets]
     moves.append(EXCHANGE)
-    if s.variant == "inquisitor":
+    if variant == "inquisitor":
         moves += [EXAMINE[t] for t in targets]
     return moves

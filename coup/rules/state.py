@@ -219,7 +219,9 @@ class State:
 
     def legal(self, seat: int) -> list[Move]:
         """The moves `seat` may make now, in a fixed order ([] if it may not move)."""
-        return list(self._legal_for(seat))
+        if seat == self._legal_seat and self._legal is not None:
+            return self._legal[:]
+        return self._legal_for(seat)[:]
 
     def _legal_for(self, seat: int) -> list[Move]:
         if seat == self._legal_seat and self._legal is not None:
@@ -252,11 +254,15 @@ class State:
     # ------------------------------------------------------------------ playing
     def play(self, seat: int, move: Move | str) -> None:
         """Play one move; raises InvalidMoveError / IllegalMoveError and changes nothing."""
-        m = as_move(move)
-        if m not in self._legal_for(seat):
+        m = move if type(move) is Move else as_move(move)
+        legal = self._legal if seat == self._legal_seat else None
+        if legal is None:
+            legal = self._legal_for(seat)
+        if m not in legal:
             raise IllegalMoveError(self._why_illegal(seat, m))
         self._apply(seat, m, False)
-        self._autoplay()
+        if len(self.waiting) == 1:
+            self._autoplay()
 
     def _why_illegal(self, seat: int, move: Move) -> str:
         if type(seat) is not int or not 0 <= seat < self.n:
@@ -279,12 +285,13 @@ class State:
             self._apply(seat, moves[0], True)
 
     def _apply(self, seat: int, m: Move, forced: bool) -> None:
-        self._draws = []
+        self._draws = _NO_DRAWS
         self._out = False
         audience = self.actor if m.verb == "show" else None
         self._legal = None
-        getattr(self, "_do_" + m.verb)(seat, m)
-        self.history.append((seat, m, forced, tuple(self._draws), self._out, audience))
+        _DISPATCH[m.verb](self, seat, m)
+        draws = self._draws
+        self.history.append((seat, m, forced, tuple(draws) if draws else (), self._out, audience))
 
     # --- the action ---------------------------------------------------------
     def _do_income(self, seat: int, m: Move) -> None:
@@ -319,7 +326,9 @@ class State:
     # --- reactions ----------------------------------------------------------
     def _do_pass(self, seat: int, m: Move) -> None:
         self.passed += (seat,)
-        self.waiting = tuple(s for s in self.waiting if s != seat)
+        w = self.waiting
+        i = w.index(seat)
+        self.waiting = w[:i] + w[i + 1 :]
         if self.waiting:
             return
         if self.phase is CHALLENGE_BLOCK:
@@ -455,8 +464,10 @@ class State:
         self.treasury -= amount
 
     def _clockwise(self, start: int, include_start: bool) -> tuple[int, ...]:
-        n, alive = self.n, self.alive_flags
-        seats = [(start + i) % n for i in range(0 if include_start else 1, n)]
+        seats = _ORDERS[self.n][start][0 if include_start else 1 :]
+        if self.n_alive == self.n:
+            return seats
+        alive = self.alive_flags
         return tuple(s for s in seats if alive[s])
 
     def _open_react(self) -> None:
@@ -480,6 +491,8 @@ class State:
         self._begin_turn(self._clockwise(self.turn, False)[0])
 
     def _return_coins_of_the_out(self) -> None:
+        if self.n_alive == self.n:
+            return
         for seat in range(self.n):
             if not self.alive_flags[seat] and self.coins[seat]:
                 self.treasury += self.coins[seat]
@@ -525,6 +538,8 @@ class State:
             court.pop(len(court) - 1 - court[::-1].index(card))  # the one nearest the top
         else:
             card = self.court.pop()
+        if self._draws is _NO_DRAWS:
+            self._draws = []
         self._draws.append(card)
         if self.known_court:
             self.known_court = {}
@@ -540,5 +555,12 @@ class State:
             for key in [k for k in self.known_hands if k[1] == seat]:
                 del self.known_hands[key]
 
+
+_NO_DRAWS: list[str] = []
+
+#: Seats clockwise from each start: _ORDERS[n][start] = (start, start+1, ...) mod n.
+_ORDERS = [[tuple((a + i) % n for i in range(n)) for a in range(n)] for n in range(11)]
+
+_DISPATCH = {name[4:]: getattr(State, name) for name in dir(State) if name.startswith("_do_")}
 
 __all__ = ["PHASES", "PinError", "State"]
