@@ -99,6 +99,23 @@ function tableCtx() {
 }
 
 function render() {
+  // Keep what the user is typing (chat, names) across re-renders.
+  const keep = {};
+  for (const el of screen.querySelectorAll("input[type=text], input:not([type])")) {
+    const key = el.id || (el.closest(".chat-form") ? "chat" : el.name);
+    if (key) keep[key] = { value: el.value, focus: document.activeElement === el, start: el.selectionStart };
+  }
+  renderScreen();
+  for (const el of screen.querySelectorAll("input[type=text], input:not([type])")) {
+    const key = el.id || (el.closest(".chat-form") ? "chat" : el.name);
+    const k = keep[key];
+    if (!k || el.readOnly) continue;
+    el.value = k.value;
+    if (k.focus) { el.focus(); try { el.setSelectionRange(k.start, k.start); } catch { /* ignore */ } }
+  }
+}
+
+function renderScreen() {
   const path = location.pathname;
   if (!path.startsWith("/t/")) {
     screen.dataset.screen = "home";

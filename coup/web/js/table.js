@@ -31,16 +31,12 @@ export function renderTable(root, ctx) {
   const atBottom = !keepScroll || keepScroll.scrollHeight - keepScroll.scrollTop - keepScroll.clientHeight < 40;
   const chatScroll = root.querySelector(".chat-list");
   const chatAtBottom = !chatScroll || chatScroll.scrollHeight - chatScroll.scrollTop - chatScroll.clientHeight < 40;
-  const draft = root.querySelector(".chat-form input")?.value || "";
-  const hadFocus = document.activeElement?.matches?.(".chat-form input");
   clear(root).append(h("div", { class: "table-layout" }, board, side));
   if (view.over) root.append(endScreen(ctx));
   const log = root.querySelector(".log-list");
   if (log && atBottom) log.scrollTop = log.scrollHeight;
   const chat = root.querySelector(".chat-list");
   if (chat && chatAtBottom) chat.scrollTop = chat.scrollHeight;
-  const input = root.querySelector(".chat-form input");
-  if (input) { input.value = draft; if (hadFocus) input.focus(); }
   tickCountdown(root, ctx);
 }
 
@@ -56,8 +52,8 @@ function centre(ctx) {
   const mine = ctx.me !== null && ctx.me !== undefined && (view.legal || []).length > 0;
   const banner = h("div", { class: `banner${mine ? " mine" : ""}`, role: "status" },
     h("div", { class: "banner-text" }, describePending(view)),
-    mine ? h("div", { class: "banner-you", text: t("table.your_decision") })
-      : waitingLine(ctx));
+    mine ? h("div", { class: "banner-you", text: t("table.your_decision") }) : null,
+    waitingLine(ctx));
   const clock = deadline && !view.over
     ? h("div", { class: `countdown k-${deadline.kind}`, dataset: { at: String(deadline.at), seconds: String(deadline.seconds) } },
       h("div", { class: "countdown-bar" }, h("div", { class: "countdown-fill" })),
