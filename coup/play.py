@@ -12,6 +12,7 @@ the log as they happen. Pick a move by its number or type it in Coup's notation
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -78,7 +79,7 @@ def parser() -> argparse.ArgumentParser:
 def ask(console: Console, question: str, check: Callable[[str], Any], default: str) -> Any:
     """Ask until `check` accepts the answer (it raises ValueError with the reason)."""
     while True:
-        answer = console.input(f"{question} [{default}]: ").strip() or default
+        answer = console.input(f"{question} ({default}): ", markup=False).strip() or default
         try:
             return check(answer)
         except ValueError as e:
@@ -182,15 +183,30 @@ class Game:
         state = self.state
         told_out = False
         while not state.over:
-            seat = state.waiting[0]
-            if seat == self.me:
-                state.play(self.me, self.ask_move())
-                continue
-            state.play(seat, self.bot_move(seat))
-            if not state.alive(self.me) and not told_out and not state.over:
+            if not told_out and not state.alive(self.me):
                 told_out = True
                 self.show()
                 self.console.print("[bold]You are out.[/] The bots play on to the end…")
+            if state.waiting[0] == self.me:
+                state.play(self.me, self.ask_move())
+            else:
+                self.bots_play()
+
+    def bots_play(self) -> None:
+        """Bots move until it is the human's decision, the human is out, or the game ends."""
+        state = self.state
+        was_alive = state.alive(self.me)
+        waiting = (
+            self.console.status("The bots are thinking…")
+            if self.console.is_terminal
+            else contextlib.nullcontext()
+        )
+        with waiting:
+            while not state.over and state.waiting[0] != self.me:
+                seat = state.waiting[0]
+                state.play(seat, self.bot_move(seat))
+                if was_alive and not state.alive(self.me):
+                    return
 
     def bot_move(self, seat: int) -> coup.Move:
         legal = self.state.legal(seat)
