@@ -34,19 +34,18 @@ def random_play(players: int, games: int, seed: int) -> tuple[float, float, floa
     rng = random.Random(seed)
     new_game = coup.new_game
     decisions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for g in range(games):
         state = new_game(players=players, seed=seed * 1_000_003 + g)
         while not state.over:
             seat = state.waiting[0]
             state.play(seat, rng.choice(state.legal(seat)))
             decisions += 1
-    elapsed = time.perf_counter() - start
+    elapsed = max(time.process_time() - start, 1e-9)
     return decisions / elapsed, games / elapsed, decisions / games
 
 
-def random_play_median(players: int, games: int, repetitions: int, seed: int) -> dict[str, float]:
-    runs = [random_play(players, games, seed + rep) for rep in range(repetitions)]
+def medians(runs: list[tuple[float, float, float]]) -> dict[str, float]:
     return {
         "decisions_per_s": statistics.median(r[0] for r in runs),
         "games_per_s": statistics.median(r[1] for r in runs),
@@ -73,13 +72,13 @@ def mid_game_states(count: int, players: int, seed: int) -> list[coup.State]:
 
 
 def cost_us(states: list[coup.State], op: Callable[[coup.State], object], calls: int) -> float:
-    """Median over `states` of the mean µs of `calls` calls of `op` on one state."""
+    """Median over `states` of the mean µs (CPU time) of `calls` calls of `op` on one state."""
     per_state = []
     for state in states:
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(calls):
             op(state)
-        per_state.append((time.perf_counter() - start) / calls * 1e6)
+        per_state.append((time.process_time() - start) / calls * 1e6)
     return statistics.median(per_state)
 
 
@@ -121,25 +120,47 @@ def measure(args: argparse.Namespace, note: Callable[[str], None]) -> dict[str, 
         "games_per_repetition": games,
         "random_play": {},
     }
-    for players in TABLES:
-        note(f"random play, {players} players …")
-        out["random_play"][str(players)] = random_play_median(players, games, reps, args.seed)
+    driver: bench_coupml.Driver | None = None
+    out["coupml"] = {"error": "skipped (--no-coupml)"}
+    if not args.no_coupml:
+        note("starting coupml …")
+        try:
+            driver = bench_coupml.Driver(4, games, args.seed, note)
+            out["coupml"] = dict(driver.info)
+        except bench_coupml.CoupmlUnavailable as e:
+            out["coupml"] = {"error": str(e)}
+    try:
+        theirs: list[tuple[float, float, float]] = []
+        for players in TABLES:
+            note(
+                f"random play, {players} players"
+                + (" (alternating with coupml)" if players == 4 and driver else "")
+                + " …"
+            )
+            runs = []
+            for rep in range(reps):
+                runs.append(random_play(players, games, args.seed + rep))
+                if players == 4 and driver is not None:
+                    try:
+                        theirs.append(driver.run())
+                    except bench_coupml.CoupmlUnavailable as e:
+                        out["coupml"] = {"error": str(e)}
+                        driver.close()
+                        driver = None
+            out["random_play"][str(players)] = medians(runs)
+    finally:
+        if driver is not None:
+            driver.close()
+    if theirs and "error" not in out["coupml"]:
+        out["coupml"].update(medians(theirs))
     note("clone / determinize / view …")
     out.update(state_costs(20 if quick else 200, 20 if quick else 200, args.seed))
     ours = out["random_play"]["4"]
-    if args.no_coupml:
-        out["coupml"] = {"error": "skipped (--no-coupml)"}
-    else:
-        note("coupml …")
-        try:
-            out["coupml"] = bench_coupml.measure(4, games, reps, args.seed, note)
-        except bench_coupml.CoupmlUnavailable as e:
-            out["coupml"] = {"error": str(e)}
-    theirs = out["coupml"]
-    if "decisions_per_s" in theirs:
+    coupml = out["coupml"]
+    if "decisions_per_s" in coupml:
         out["ratio"] = {
-            "decisions_per_s": ours["decisions_per_s"] / theirs["decisions_per_s"],
-            "games_per_s": ours["games_per_s"] / theirs["games_per_s"],
+            "decisions_per_s": ours["decisions_per_s"] / coupml["decisions_per_s"],
+            "games_per_s": ours["games_per_s"] / coupml["games_per_s"],
             "goal": GOAL_RATIO,
         }
     if args.no_envs:
@@ -153,8 +174,8 @@ def measure(args: argparse.Namespace, note: Callable[[str], None]) -> dict[str, 
 def report(r: dict[str, Any]) -> str:
     lines = [
         (
-            f"coup bench — {r['python']}, {r['machine']}; seed {r['seed']}, "
-            f"median of {r['repetitions']} runs of {r['games_per_repetition']} games"
+            f"coup bench — {r['python']}, {r['machine']}; seed {r['seed']}; "
+            f"median of {r['repetitions']} runs of {r['games_per_repetition']} games; CPU time"
         ),
         "",
         "random play (uniformly random legal moves)",
@@ -179,7 +200,10 @@ def report(r: dict[str, Any]) -> str:
         ratio = r["ratio"]
         verdict = "meets" if ratio["decisions_per_s"] >= GOAL_RATIO else "below"
         lines += [
-            f"coupml {theirs.get('version', '?')} (4 players, same method, its own venv)",
+            (
+                f"coupml {theirs.get('version', '?')} (4 players, same method, its own venv, "
+                "runs alternating with ours)"
+            ),
             f"  {'':>7}  {'decisions/s':>12}  {'games/s':>9}  {'decisions/game':>14}",
             (
                 f"  {'ours':>7}  {ours['decisions_per_s']:>12,.0f}  {ours['games_per_s']:>9,.0f}"
@@ -201,7 +225,7 @@ def report(r: dict[str, Any]) -> str:
     if "error" in envs:
         lines.append(f"learning environments not measured: {envs['error']}")
     else:
-        lines.append("learning environments (coup.envs.bench, 4 players, random legal moves)")
+        lines.append("learning environments (coup.envs.bench, 4 players, random moves, wall time)")
         for name, rate in envs.items():
             lines.append(f"  {name:<16} {rate:>12,.0f} steps/s")
     return "\n".join(lines)

@@ -3,7 +3,8 @@
 coupml is installed into a throwaway virtual environment (cached under
 ``~/.cache/coup-bench``, or a temporary folder) and driven by a small script that plays
 uniformly random legal moves — the same method `coup bench` uses on our engine — and
-prints its decisions and games per second as JSON. Nothing of coupml is imported here or
+prints its decisions and games per second (CPU time) as JSON, one run per request, so
+that `coup bench` can alternate its runs with ours. Nothing of coupml is imported here or
 shipped with this project.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,7 +25,7 @@ PACKAGE = "coupml==0.1.1"
 # coupml wants an object with numpy's RandomState interface (choice, shuffle, rand);
 # this adapter gives it Python's `random`, the generator our side uses too.
 DRIVER = r"""
-import json, random, statistics, sys, time
+import json, random, sys, time
 from importlib.metadata import version
 from coupml import Coup
 
@@ -37,28 +39,20 @@ class Rng:
     def rand(self):
         return self.r.random()
 
-players, games, repetitions, seed = (int(a) for a in sys.argv[1:5])
-runs = []
-for rep in range(repetitions):
+players, games, seed = (int(a) for a in sys.argv[1:4])
+print(json.dumps({"version": version("coupml"), "python": sys.version.split()[0]}), flush=True)
+for rep, _ in enumerate(sys.stdin):  # one run of `games` games per line read
     rng = Rng(seed + rep)
     decisions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(games):
         game = Coup(players, rng)
         game.init_game()
         while not game.is_game_over():
             game.play_action(rng.choice(game.get_legal_actions()))
             decisions += 1
-    elapsed = time.perf_counter() - start
-    runs.append((decisions / elapsed, games / elapsed, decisions / games))
-print(json.dumps({
-    "version": version("coupml"),
-    "python": sys.version.split()[0],
-    "players": players,
-    "decisions_per_s": statistics.median(r[0] for r in runs),
-    "games_per_s": statistics.median(r[1] for r in runs),
-    "decisions_per_game": statistics.median(r[2] for r in runs),
-}))
+    elapsed = max(time.process_time() - start, 1e-9)
+    print(json.dumps([decisions / elapsed, games / elapsed, decisions / games]), flush=True)
 """
 
 
@@ -112,23 +106,68 @@ def ensure_venv(log: Any = None) -> Path:
     return python
 
 
-def measure(
-    players: int, games: int, repetitions: int, seed: int, log: Any = None
-) -> dict[str, Any]:
-    """coupml's random-play speed: decisions/s, games/s (medians), decisions/game."""
-    python = ensure_venv(log)
-    with tempfile.NamedTemporaryFile("w", suffix="_coupml_driver.py", delete=False) as f:
-        f.write(DRIVER)
-        driver = f.name
-    try:
-        args = [str(python), driver, str(players), str(games), str(repetitions), str(seed)]
-        proc = _run(args, 900)
-    finally:
-        os.unlink(driver)
-    if proc.returncode != 0:
-        raise CoupmlUnavailable(f"the coupml driver failed: {_last_line(proc.stderr)}")
-    try:
-        result: dict[str, Any] = json.loads(_last_line(proc.stdout))
-    except ValueError as e:
-        raise CoupmlUnavailable(f"the coupml driver printed no JSON: {e}") from e
-    return result
+class Driver:
+    """coupml playing in its venv, one run of `games` random games per `run()` call, so
+    that its runs can alternate with ours (both then see the same machine load)."""
+
+    def __init__(self, players: int, games: int, seed: int, log: Any = None) -> None:
+        python = ensure_venv(log)
+        self.folder = Path(tempfile.mkdtemp(prefix="coup-bench-"))
+        script = self.folder / "coupml_driver.py"
+        script.write_text(DRIVER, encoding="utf-8")
+        args = [str(python), str(script), str(players), str(games), str(seed)]
+        try:
+            self.proc = subprocess.Popen(
+                args,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        except OSError as e:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            raise CoupmlUnavailable(f"could not start the coupml driver: {e.strerror}") from e
+        try:
+            self.info: dict[str, Any] = self._read()
+        except CoupmlUnavailable:
+            self.close()
+            raise
+
+    def _read(self) -> Any:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            self.proc.wait(10)
+            err = self.proc.stderr.read() if self.proc.stderr else ""
+            raise CoupmlUnavailable(f"the coupml driver failed: {_last_line(err)}")
+        try:
+            return json.loads(line)
+        except ValueError as e:
+            raise CoupmlUnavailable(f"the coupml driver printed {line.strip()!r}") from e
+
+    def run(self) -> tuple[float, float, float]:
+        """(decisions/s, games/s, decisions/game) of one run, in CPU time."""
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write("go\n")
+            self.proc.stdin.flush()
+        except OSError as e:
+            raise CoupmlUnavailable(f"the coupml driver stopped: {e}") from e
+        dps, gps, dpg = self._read()
+        return float(dps), float(gps), float(dpg)
+
+    def close(self) -> None:
+        try:
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        for stream in (self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                stream.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
