@@ -120,6 +120,12 @@ class SeatClient:
 
         return await asyncio.wait_for(_until(), timeout)
 
+    async def refused(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Send a message that must be refused; returns the error it got."""
+        mark = len(self.errors)
+        await self.send(kind, **fields)
+        return await self.wait_error(mark + 1)
+
     async def wait_closed(self, timeout: float = 10.0) -> int:
         async def _until() -> int:
             async with self._changed:
@@ -145,3 +151,39 @@ class SeatClient:
         if self._reader is not None:
             with contextlib.suppress(Exception):
                 await self._reader
+
+
+async def play_randomly(client: SeatClient, rng: Any, timeout: float = 30.0) -> dict[str, Any]:
+    """Play random legal moves for this seat until the game is over; the final view.
+
+    Acts once per game position (not on every view), and tries again if nothing
+    happened for a second (e.g. the move was refused as `rate_limited`).
+    """
+    last = -1
+    acted_on: int | None = None
+    quiet = 0.0
+
+    def fresh(v: dict[str, Any]) -> bool:
+        return bool(v["version"] > last and v["game"] is not None)
+
+    while True:
+        try:
+            view = await client.wait(fresh, timeout=1.0)
+        except TimeoutError:
+            quiet += 1.0
+            if quiet >= timeout:
+                raise
+            acted_on = None
+            if client.view is None or client.view["game"] is None:
+                continue
+            view = client.view
+        else:
+            quiet = 0.0
+        last = view["version"]
+        game = view["game"]
+        if game["over"]:
+            return view
+        position = len(game["history"])
+        if game["legal"] and position != acted_on:
+            acted_on = position
+            await client.send("move", move=rng.choice(game["legal"]), version=view["version"])

@@ -111,21 +111,34 @@ async def fire(service: TableService, table: Table) -> None:
     state = run.state  # never changed in place: every move swaps in a new state
     try:
         if deadline.kind == "bot":
-            sitter = table.seat(run.members[seat])
-            bot = table.bots.get(seat)
-            if bot is None:
-                bot = table.bots[seat] = make_bot(None if sitter is None else sitter.level)
-            if sitter is not None and sitter.level in (None, "easy"):
-                move = bot.choose(state, seat)
-            else:
-                move = await asyncio.to_thread(bot.choose, state, seat)
-            await service.play(table, seat, str(move), None, expect=run)
+            move = await _bot_move(table, run, seat)
+            await service.play(table, seat, move, None, expect=run)
         else:
             move = default_move(state, seat)
             await service.play(table, seat, move, None, timeout=True, expect=run)
     except ProtocolError as exc:
-        if exc.code == "stale":
-            return  # someone moved first; whoever did re-armed the clock
+        if exc.code in ("stale", "no_game_running"):
+            return  # someone moved first (and re-armed the clock), or the game ended
+        # Never leave a seat without a clock: play a random legal move instead.
         log.warning("table %s: clock move for seat %s refused: %s", table.id, seat, exc)
-        table.deadlines.pop(seat, None)
-        service._arm(table)
+        fallback = str(random.choice(state.legal(seat)))
+        await service.play(table, seat, fallback, None, timeout=deadline.kind != "bot", expect=run)
+
+
+async def _bot_move(table: Table, run: GameRun, seat: int) -> str:
+    """The bot's choice for `seat`, or a random legal move if the bot fails."""
+    state = run.state  # never changed in place: every move swaps in a new state
+    sitter = table.seat(run.members[seat])
+    level = None if sitter is None else sitter.level
+    bot = table.bots.get(seat)
+    if bot is None:
+        bot = table.bots[seat] = make_bot(level)
+    try:
+        if level in (None, "easy"):
+            move = bot.choose(state, seat)
+        else:
+            move = await asyncio.to_thread(bot.choose, state, seat)
+        return str(move)
+    except Exception:
+        log.exception("table %s: the bot in seat %s failed; playing at random", table.id, seat)
+        return str(random.choice(state.legal(seat)))
