@@ -107,6 +107,20 @@ _NO_PENDING = ("action", "draft", "over")
 PRIVATE_VERBS = frozenset({"keep", "show", "draft"})  # their arguments are redacted
 
 
+def _seat_block(alive: bool, influence: int, coins: int, revealed: tuple[str, ...]) -> array[float]:
+    """The first 11 seat features: alive, influence, coins (4), face-up cards (5)."""
+    block = array("f", bytes(4 * 11))
+    block[0] = 1.0 if alive else 0.0
+    block[1] = influence * 0.5
+    block[2] = min(coins, 12) / 12.0
+    block[3] = 1.0 if coins >= 3 else 0.0
+    block[4] = 1.0 if coins >= 7 else 0.0
+    block[5] = 1.0 if coins >= 10 else 0.0
+    for card in revealed:
+        block[6 + SLOT[card]] += 0.5
+    return block
+
+
 class ObservationEncoder:
     """Encodes ``state.view(seat)`` dicts of an ``players``-seat game as float32 vectors."""
 
@@ -149,8 +163,9 @@ class ObservationEncoder:
         self.offset: dict[str, int] = {name: off for name, off, _ in self.fields}
         self._parsed: dict[str, tuple[int, int, int]] = {}
         self._zeros = array("f", bytes(4 * self.size))
-        self._entries: dict[tuple[int, int], tuple[Any, array[float]]] = {}
+        self._entries: list[dict[int, tuple[Any, array[float]]]] = [{} for _ in range(n)]
         self._vectors: dict[tuple[int, str, int], array[float]] = {}
+        self._seat_blocks: dict[tuple[Any, ...], array[float]] = {}
         self._clip = False  # card counts never exceed 2 in standard games
 
     def __repr__(self) -> str:
@@ -293,26 +308,22 @@ class ObservationEncoder:
         off = self.offset
         arr = array("f", self._zeros)
         for card in s.hands[me]:
-            arr[off["hand"] + SLOT[card]] += 0.5
+            arr[SLOT[card]] += 0.5  # "hand" comes first
         turn, waiting, passed = s.turn, s.waiting, s.passed
         known_hands = s.known_hands
         coins, hands, revealed, alive = s.coins, s.hands, s.revealed, s.alive_flags
         b = off["seats"]
+        blocks = self._seat_blocks
+        if len(blocks) > 10_000:
+            blocks.clear()
         for k in range(n):
             i = (me + k) % n
-            if alive[i]:
-                arr[b] = 1.0
-            arr[b + 1] = len(hands[i]) * 0.5
-            c = coins[i]
-            arr[b + 2] = min(c, 12) / 12.0
-            if c >= 3:
-                arr[b + 3] = 1.0
-                if c >= 7:
-                    arr[b + 4] = 1.0
-                    if c >= 10:
-                        arr[b + 5] = 1.0
-            for card in revealed[i]:
-                arr[b + 6 + SLOT[card]] += 0.5
+            # alive, influence, coins and face-up cards change rarely: cache their block
+            key = (alive[i], hands[i].__len__(), coins[i], revealed[i])
+            block = blocks.get(key)
+            if block is None:
+                block = blocks[key] = _seat_block(*key)
+            arr[b : b + 11] = block
             if i == turn:
                 arr[b + 11] = 1.0
             if i in waiting:
@@ -355,16 +366,16 @@ class ObservationEncoder:
         if self.history:
             b = off["history"]
             entry = self.entry
-            cache = self._entries
+            cache = self._entries[me]
             history = s.history
-            if len(cache) > 50_000:
+            if len(cache) > 20_000:
                 cache.clear()
             for e in history[: -self.history - 1 : -1] if history else ():
                 # entries are immutable tuples shared by every later state: cache by id,
                 # keeping the entry itself in the value so that its id stays unique
-                hit = cache.get((id(e), me))
+                hit = cache.get(id(e))
                 if hit is None:
-                    hit = cache[(id(e), me)] = (e, self._entry_vector(e, me))
+                    hit = cache[id(e)] = (e, self._entry_vector(e, me))
                 arr[b : b + entry] = hit[1]
                 b += entry
         out = np.frombuffer(arr, dtype=np.float32)
