@@ -57,11 +57,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     exe = ROOT / ".venv" / "bin" / "coup"
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "coup"]
-    cmd += ["serve", "--port", str(port), "--db", f"sqlite:///{tmp / 'coup.db'}",
-            "--bot-delay", "0.05,0.15"]
+    cmd += [
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        f"sqlite:///{tmp / 'coup.db'}",
+        "--bot-delay",
+        "0.05,0.15",
+    ]
     log = open(tmp / "server.log", "wb")
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    proc = subprocess.Popen(
+        cmd,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_healthy(url, proc)

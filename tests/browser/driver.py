@@ -59,6 +59,7 @@ def events(game: dict[str, Any]) -> dict[str, bool]:
         "exchange": any(m.startswith("keep") for m in moves),
         "block": any(m.startswith("block") for m in moves),
         "challenge": any(m == "challenge" for m in moves),
+        "coup": any(m.startswith("coup") for m in moves),
     }
 
 
@@ -75,12 +76,15 @@ class Shots:
             return
         self.taken.add(name)
         page.wait_for_timeout(250)
+        if full:
+            page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=f"{self.folder}/{name}-{self.suffix}.png", full_page=full)
 
 
 def act(page: Page, msg: dict[str, Any], shots: Shots) -> bool:
-    """Choose one of the buttons the page shows, steering toward an exchange, a block and a
-    challenge, then toward a quick end (every claim challenged, coups when possible)."""
+    """Choose one of the buttons the page shows, steering toward an exchange, a block, a coup
+    (a target clicked, a lose choice) and challenges, then toward a quick end (every claim
+    challenged, coups when possible)."""
     game = msg["game"]
     legal: list[str] = game["legal"]
     phase = game["phase"]
@@ -103,7 +107,7 @@ def act(page: Page, msg: dict[str, Any], shots: Shots) -> bool:
         shots.take(page, "game-react")
         if pend.get("action") == "foreign_aid" and "block duke" in legal:
             return click(page, 'button[data-move="block duke"]')
-        if pend.get("action") == "tax" and done["exchange"] and done["block"] and "challenge" in legal:
+        if pend.get("action") == "tax" and done["coup"] and "challenge" in legal:
             return click(page, 'button[data-move="challenge"]')
         return click(page, 'button[data-move="pass"]')
     if phase in ("block", "challenge_block"):
@@ -121,5 +125,5 @@ def act(page: Page, msg: dict[str, Any], shots: Shots) -> bool:
             if not click(page, f'.exchange button.card[data-index="{i}"]'):
                 return False
         shots.take(page, "game-exchange")
-        return click(page, '.exchange button.btn.primary:not([disabled])')
+        return click(page, ".exchange button.btn.primary:not([disabled])")
     return click(page, f'button[data-move="{legal[0]}"]')

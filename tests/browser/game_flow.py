@@ -23,8 +23,9 @@ def open_pages(browser: Browser, viewport: dict[str, int]) -> tuple[list[Page], 
     return pages, watcher
 
 
-def play(pages: list[Page], watcher: Page, base: str, shots: Shots,
-         budget: float = 120.0) -> dict[str, Any]:
+def play(
+    pages: list[Page], watcher: Page, base: str, shots: Shots, budget: float = 120.0
+) -> dict[str, Any]:
     """Returns facts for the assertions: the record, the log texts, the reload result."""
     host, second, third = pages
     url = create_table(host, base, PLAYERS[0][0], seats=3, reaction_timer=0)
@@ -52,7 +53,9 @@ def play(pages: list[Page], watcher: Page, base: str, shots: Shots,
     end = time.monotonic() + budget
     while True:
         if time.monotonic() > end:
-            raise AssertionError(f"game did not finish in {budget}s: {state(host)['game']['history']}")
+            raise AssertionError(
+                f"game did not finish in {budget}s: {state(host)['game']['history']}"
+            )
         msgs = [state(pg) for pg in pages]
         if all(m and m["game"] and m["game"]["over"] for m in msgs):
             break

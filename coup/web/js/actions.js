@@ -2,7 +2,7 @@
 // No rules here: the page groups and labels `view.legal`, nothing more.
 import { cardFace } from "./cards.js";
 import { h, tNodes } from "./dom.js";
-import { t } from "./i18n.js";
+import { num, t } from "./i18n.js";
 import { seatName } from "./seats.js";
 
 const TARGETED = new Set(["coup", "assassinate", "steal", "examine"]);
@@ -178,7 +178,7 @@ function exchangePicker(ctx, legal, my) {
   const pool = [...(my.cards || []).map((c) => ({ c, from: "hand" })), ...drawn.map((c) => ({ c, from: "court" }))];
   const need = legal[0]?.args.length || my.influence;
   const box = h("div", { class: "exchange" });
-  box.append(h("p", { class: "prompt", text: t("act.prompt.exchange", { n: need }) }));
+  box.append(h("p", { class: "prompt", text: t("act.prompt.exchange", { n: num(need) }) }));
   const pick = h("div", { class: "card-pick" });
   pool.forEach((item, i) => {
     const selected = ui.picked.includes(i);
@@ -200,7 +200,7 @@ function exchangePicker(ctx, legal, my) {
   const confirm = h("button", { type: "button", class: "btn primary", dataset: { move: match ? match.move : "" },
     disabled: !match || ctx.busy, onclick: () => match && ctx.onMove(match.move) },
   match ? t("act.keep", { cards: chosen.map((c) => t(`char.${c}`)).join(t("log.and")) })
-    : t("act.keep_choose", { n: need - chosen.length }));
+    : t("act.keep_choose", { n: num(need - chosen.length) }));
   box.append(h("div", { class: "btn-row" }, confirm));
   return box;
 }

@@ -40,7 +40,8 @@ export function cardFace(character, opts = {}) {
   };
   const body = [
     h("div", { class: "card-band" }, h("span", { class: "card-name", text: t(`char.${character}`) })),
-    h("div", { class: "card-art" }, emblem(character)),
+    h("div", { class: "card-art" }, emblem(character),
+      opts.tag ? h("span", { class: "card-tag", text: opts.tag }) : null),
   ];
   if (size !== "sm") {
     const action = t(`card.${character}.action`);
@@ -51,7 +52,6 @@ export function cardFace(character, opts = {}) {
         counter ? h("div", { class: "card-counter", text: counter }) : null),
     );
   }
-  if (opts.tag) body.push(h("span", { class: "card-tag", text: opts.tag }));
   if (opts.revealed && size !== "sm") body.push(h("span", { class: "card-lost", text: t("card.lost") }));
   if (opts.onClick) {
     return h("button", { ...attrs, type: "button", "aria-pressed": opts.selected ? "true" : "false",

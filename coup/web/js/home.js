@@ -24,7 +24,7 @@ export function renderHome(root, app) {
     try { await app.createTable(name, form.read()); } finally { create.disabled = false; }
   } }, h("h2", { text: t("home.new_table") }), form.el, create);
 
-  const joinInput = h("input", { id: "join-link", type: "text", placeholder: t("home.join_placeholder"), autocomplete: "off" });
+  const joinInput = h("input", { id: "join-link", dir: "ltr", type: "text", placeholder: t("home.join_placeholder"), autocomplete: "off" });
   const join = h("form", { class: "panel-card join", onsubmit: (ev) => {
     ev.preventDefault();
     const id = tableIdFrom(joinInput.value);

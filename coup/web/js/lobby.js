@@ -15,7 +15,7 @@ export function renderLobby(root, app) {
   const share = h("div", { class: "share" },
     h("label", { class: "field-label", for: "table-link", text: t("lobby.table_link") }),
     h("div", { class: "copy-row" },
-      h("input", { id: "table-link", readonly: true, value: link, onfocus: (e) => e.target.select() }),
+      h("input", { id: "table-link", dir: "ltr", readonly: true, value: link, onfocus: (e) => e.target.select() }),
       h("button", { type: "button", class: "btn", id: "copy-link", onclick: async () => toast(await copyText(link) ? t("lobby.copied") : t("lobby.copy_failed")), text: t("lobby.copy") })),
     seated ? h("div", { class: "copy-row rejoin" },
       h("span", { class: "hint", text: t("lobby.rejoin_hint") }),

@@ -94,7 +94,8 @@ function myArea(ctx) {
   const known = view.known?.court?.length
     ? h("div", { class: "known-court", text: t("table.known_court", { cards: view.known.court.map((c) => t(`char.${c}`)).join(t("log.and")) }) })
     : null;
-  return h("section", { class: `me${isTurn ? " is-turn" : ""} ${states.map((s) => `is-${s}`).join(" ")}`, dataset: { seat: String(me) } },
+  const picking = ["lose", "exchange", "show"].includes(view.phase) && (view.legal || []).length > 0;
+  return h("section", { class: `me${isTurn ? " is-turn" : ""}${picking ? " picking" : ""} ${states.map((s) => `is-${s}`).join(" ")}`, dataset: { seat: String(me) } },
     h("div", { class: "me-head" },
       h("span", { class: `avatar seat-colour-${me % 10}`, text: [...seatName(view, me)][0]?.toUpperCase() || "?" }),
       h("span", { class: "seat-name", text: seatName(view, me) }),
@@ -105,8 +106,8 @@ function myArea(ctx) {
 }
 
 function logPanel(ctx) {
-  const items = renderLog(ctx.view);
   const timeouts = new Map((ctx.msg.table?.timeouts || []).map((x) => [x.index, x.seat]));
+  const items = renderLog(ctx.view, new Set(timeouts.keys()));
   const list = h("ol", { class: "log-list", "aria-live": "polite" }, ...items);
   if (timeouts.size) list.dataset.timeouts = String(timeouts.size);
   const commitment = ctx.msg.table?.commitment;
@@ -123,7 +124,7 @@ export function chatPanel(ctx) {
   for (const m of ctx.msg.chat || []) {
     const li = h("li", { class: `chat-msg${m.seat === ctx.me ? " mine" : ""}` });
     li.append(h("b", { class: `who seat-colour-${(m.seat ?? 0) % 10}`, text: m.name || "?" }), document.createTextNode(" "));
-    li.append(h("span", { class: "chat-text", text: m.text }));
+    li.append(h("span", { class: "chat-text", dir: "auto", text: m.text }));
     list.append(li);
   }
   if (!list.childNodes.length) list.append(h("li", { class: "empty", text: t("chat.empty") }));

@@ -17,13 +17,13 @@ function who(view, seat) {
 function char(c) { return h("span", { class: `char-word c-${c}`, text: t(`char.${c}`) }); }
 
 // Returns [{seat, parts: [Node...], kind}] oldest first.
-export function narrate(view) {
+export function narrate(view, timeouts = new Set()) {
   const variant = view.settings?.characters === "inquisitor" ? "inquisitor" : "ambassador";
   const turns = [];
   let cur = null;
   let examiner = null;
   let examined = null;
-  for (const entry of view.history || []) {
+  (view.history || []).forEach((entry, index) => {
     const seat = entry.seat;
     const [verb, ...args] = String(entry.move).split(" ");
     const arg = args[0];
@@ -67,13 +67,18 @@ export function narrate(view) {
         node = arg ? tNodes("log.draft_known", { ...p, card: char(arg) }) : tNodes("log.draft", p); break;
       default: node = document.createTextNode(`${nameOf(view, seat)}: ${entry.move}`);
     }
+    if (node && timeouts.has(index)) {
+      const wrap = document.createDocumentFragment();
+      wrap.append(node, " ", h("span", { class: "timeout-mark", text: t("log.timeout") }));
+      node = wrap;
+    }
     if (node) cur.parts.push(node);
-  }
+  });
   return turns.filter((turn) => turn.parts.length);
 }
 
-export function renderLog(view, into) {
-  const turns = narrate(view);
+export function renderLog(view, timeouts = new Set()) {
+  const turns = narrate(view, timeouts);
   const items = turns.map((turn, i) => {
     const li = h("li", { class: `log-turn kind-${turn.kind}`, dataset: { index: String(i) } });
     turn.parts.forEach((part, j) => {
