@@ -19,7 +19,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import coup
@@ -45,8 +45,10 @@ def random_play(players: int, games: int, seed: int) -> tuple[float, float, floa
     return decisions / elapsed, games / elapsed, decisions / games
 
 
-def medians(runs: list[tuple[float, float, float]]) -> dict[str, float]:
+def medians(runs: Sequence[tuple[float, ...]]) -> dict[str, float]:
+    extra = {"choices_per_s": statistics.median(r[3] for r in runs)} if len(runs[0]) > 3 else {}
     return {
+        **extra,
         "decisions_per_s": statistics.median(r[0] for r in runs),
         "games_per_s": statistics.median(r[1] for r in runs),
         "decisions_per_game": statistics.median(r[2] for r in runs),
@@ -130,7 +132,7 @@ def measure(args: argparse.Namespace, note: Callable[[str], None]) -> dict[str, 
         except bench_coupml.CoupmlUnavailable as e:
             out["coupml"] = {"error": str(e)}
     try:
-        theirs: list[tuple[float, float, float]] = []
+        theirs: list[tuple[float, ...]] = []
         for players in TABLES:
             note(
                 f"random play, {players} players"
@@ -160,6 +162,7 @@ def measure(args: argparse.Namespace, note: Callable[[str], None]) -> dict[str, 
     if "decisions_per_s" in coupml:
         out["ratio"] = {
             "decisions_per_s": ours["decisions_per_s"] / coupml["decisions_per_s"],
+            "choices_per_s": ours["decisions_per_s"] / coupml["choices_per_s"],
             "games_per_s": ours["games_per_s"] / coupml["games_per_s"],
             "goal": GOAL_RATIO,
         }
@@ -216,6 +219,10 @@ def report(r: dict[str, Any]) -> str:
             (
                 f"  ours/coupml: {ratio['decisions_per_s']:.2f}x decisions/s, "
                 f"{ratio['games_per_s']:.2f}x games/s ({verdict} the {GOAL_RATIO:g}x goal)"
+            ),
+            (
+                f"  ({ratio['choices_per_s']:.2f}x counting only coupml's decisions with a real "
+                "choice, as ours: our engine plays forced moves itself)"
             ),
         ]
     else:

@@ -43,16 +43,20 @@ players, games, seed = (int(a) for a in sys.argv[1:4])
 print(json.dumps({"version": version("coupml"), "python": sys.version.split()[0]}), flush=True)
 for rep, _ in enumerate(sys.stdin):  # one run of `games` games per line read
     rng = Rng(seed + rep)
-    decisions = 0
+    decisions = forced = 0
     start = time.process_time()
     for _ in range(games):
         game = Coup(players, rng)
         game.init_game()
         while not game.is_game_over():
-            game.play_action(rng.choice(game.get_legal_actions()))
+            actions = game.get_legal_actions()
+            if len(actions) == 1:
+                forced += 1
+            game.play_action(rng.choice(actions))
             decisions += 1
     elapsed = max(time.process_time() - start, 1e-9)
-    print(json.dumps([decisions / elapsed, games / elapsed, decisions / games]), flush=True)
+    print(json.dumps([decisions / elapsed, games / elapsed, decisions / games,
+                      (decisions - forced) / elapsed]), flush=True)
 """
 
 
@@ -145,16 +149,18 @@ class Driver:
         except ValueError as e:
             raise CoupmlUnavailable(f"the coupml driver printed {line.strip()!r}") from e
 
-    def run(self) -> tuple[float, float, float]:
-        """(decisions/s, games/s, decisions/game) of one run, in CPU time."""
+    def run(self) -> tuple[float, float, float, float]:
+        """(decisions/s, games/s, decisions/game, choices/s) of one run, in CPU time;
+        choices are decisions with more than one legal move (our engine plays the
+        others itself and does not count them)."""
         assert self.proc.stdin is not None
         try:
             self.proc.stdin.write("go\n")
             self.proc.stdin.flush()
         except OSError as e:
             raise CoupmlUnavailable(f"the coupml driver stopped: {e}") from e
-        dps, gps, dpg = self._read()
-        return float(dps), float(gps), float(dpg)
+        dps, gps, dpg, cps = self._read()
+        return float(dps), float(gps), float(dpg), float(cps)
 
     def close(self) -> None:
         try:

@@ -73,7 +73,7 @@ def test_bench_report_with_coupml_and_without_envs(monkeypatch: pytest.MonkeyPat
         "determinize_us": 20.0,
         "view_us": 10.0,
         "coupml": {"version": "0.1.1", **row, "decisions_per_s": 100000.0},
-        "ratio": {"decisions_per_s": 3.0, "games_per_s": 1.0, "goal": 3.0},
+        "ratio": {"decisions_per_s": 3.0, "choices_per_s": 3.3, "games_per_s": 1.0, "goal": 3.0},
         "envs": {"error": "coup.envs.bench is not available"},
     }
     text = bench.report(results)
