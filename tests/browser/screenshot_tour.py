@@ -13,10 +13,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from driver import Shots, create_table, state, wait_for  # noqa: E402
-from game_flow import open_pages, play  # noqa: E402
-from playwright.sync_api import Browser, sync_playwright  # noqa: E402
+from browser_driver import CHROMIUM, CHROMIUM_ARGS, Shots, create_table, state, wait_for
+from browser_flow import open_pages, play
+from playwright.sync_api import Browser, sync_playwright
 
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
 

@@ -11,8 +11,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from driver import Shots  # noqa: E402
-from game_flow import PLAYERS, open_pages, play  # noqa: E402
+from browser_driver import Shots
+from browser_flow import PLAYERS, open_pages, play
 
 pytestmark = pytest.mark.browser
 

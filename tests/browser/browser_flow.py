@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from driver import Shots, act, create_table, events, join, state, wait_for
+from browser_driver import Shots, act, create_table, events, join, state, wait_for
 from playwright.sync_api import Browser, Page
 
 PLAYERS = [("Mahshid", "en-US"), ("Sepideh", "en-US"), ("Bahareh", "fa-IR")]

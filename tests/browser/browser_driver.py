@@ -7,6 +7,18 @@ from typing import Any
 
 from playwright.sync_api import Page
 
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
 
 def state(page: Page) -> dict[str, Any] | None:
     """The last view message the page rendered (read-only peek for choosing what to click)."""
