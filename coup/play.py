@@ -218,9 +218,11 @@ class Game:
 
     def show(self) -> dict[str, Any]:
         view = self.state.view(self.me)
-        log = play_screen.narrate(view["history"], self.names, view["settings"]["characters"])
-        fresh = len(log) - self.logged
-        self.logged = len(log)
+        history = view["history"]
+        log, fresh = play_screen.grouped_log(
+            history, self.names, view["settings"]["characters"], self.logged
+        )
+        self.logged = len(history)
         if self.console.is_terminal:
             self.console.clear()
         self.console.print(play_screen.screen(view, self.names, log, fresh))

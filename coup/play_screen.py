@@ -38,6 +38,46 @@ def narrate(history: list[dict[str, Any]], names: Sequence[str], variant: str) -
         return [_plain(e, names) for e in history]
 
 
+def grouped_log(
+    history: list[dict[str, Any]], names: Sequence[str], variant: str, seen: int
+) -> tuple[list[str], int]:
+    """(lines, fresh): the log in words with runs of passes told in one line ("Ada, Chen
+    and Dara let it pass."); `fresh` counts the lines with entries from `seen` on."""
+    sentences = narrate(history, names, variant)
+    lines: list[str] = []
+    fresh = 0
+    i = 0
+    while i < len(sentences):
+        j = i + 1
+        rest = _rest(sentences[i], history[i], names) if _is_pass(history[i]) else None
+        if rest is not None:
+            while (
+                j < len(sentences)
+                and _is_pass(history[j])
+                and _rest(sentences[j], history[j], names) == rest
+            ):
+                j += 1
+        if rest is not None and j - i > 1:
+            who = [names[e["seat"]] for e in history[i:j]]
+            verb = rest.replace("lets ", "let ", 1)
+            lines.append(f"{', '.join(who[:-1])} and {who[-1]} {verb}")
+        else:
+            lines.append(sentences[i])
+        if j > seen:
+            fresh += 1
+        i = j
+    return lines, fresh
+
+
+def _is_pass(entry: dict[str, Any]) -> bool:
+    return entry.get("move") == "pass" and not entry.get("forced")
+
+
+def _rest(sentence: str, entry: dict[str, Any], names: Sequence[str]) -> str | None:
+    name = names[entry["seat"]] + " "
+    return sentence[len(name) :] if sentence.startswith(name) else None
+
+
 def _plain(entry: dict[str, Any], names: Sequence[str]) -> str:
     seat = entry.get("seat")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"

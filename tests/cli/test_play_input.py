@@ -103,3 +103,22 @@ def test_default_bots_are_the_best_available() -> None:
     state = coup.new_game(players=4, seed=3)
     seat = state.waiting[0]
     assert make(3).choose(state, seat) in state.legal(seat)
+
+
+def test_log_tells_a_run_of_passes_in_one_line() -> None:
+    from coup import play_screen
+
+    names = ["Guest", "Ada", "Bashir", "Chen"]
+    history = [
+        {"seat": 0, "move": "tax"},
+        {"seat": 1, "move": "pass"},
+        {"seat": 2, "move": "pass"},
+        {"seat": 3, "move": "pass"},
+        {"seat": 1, "move": "income"},
+    ]
+    lines, fresh = play_screen.grouped_log(history, names, "ambassador", seen=2)
+    assert len(lines) == 3
+    assert all(name in lines[1] for name in ("Ada", "Bashir", "Chen"))
+    assert fresh == 2  # the passes (partly new) and the income
+    lines, fresh = play_screen.grouped_log(history, names, "ambassador", seen=0)
+    assert fresh == 3
