@@ -173,9 +173,9 @@ def describe_pending(view: View, names: Sequence[str]) -> str:
         "block": "block or pass?",
         "challenge_block": "challenge the block or pass?",
         "prove": "prove the claim?",
-        "lose": "an influence is lost",
-        "exchange": "choosing cards to keep",
-        "show": "showing a card",
+        "lose": "an influence must be lost.",
+        "exchange": "choosing the cards to keep.",
+        "show": "a card must be shown.",
         "examine": "return or swap the card?",
     }.get(phase, phase)
     return f"{line}. Now: {doing} Waiting for {waiting}."
