@@ -15,7 +15,7 @@ ACTIONS = frozenset(
     {"income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine"}
 )
 #: Odds of a claim when the claimant lacks the character, against when it holds it.
-BLUFF_ODDS = 0.3
+BLUFF_ODDS = 0.15
 #: Odds that a holder of the character passes up a block with it.
 PASS_ODDS: dict[str, float] = {
     "contessa": 0.1,
@@ -71,7 +71,10 @@ class SeatRecord:
     active: set[str] = field(default_factory=set)  # claims made with this hand
     passes: Counter[str] = field(default_factory=Counter)  # blocks it could have made, not
 
+    redrawn: bool = False  # its hand took cards from the Court since the deal
+
     def new_hand(self) -> None:
+        self.redrawn = True
         self.active.clear()
         self.passes.clear()
 
@@ -183,6 +186,7 @@ class Knowledge:
                     record.active.discard(arg)
                     if verb == "reveal":
                         record.passes.clear()
+                        record.redrawn = True
                 continue
             if verb in ACTIONS:
                 action, blocked = verb, False
@@ -224,13 +228,15 @@ class Knowledge:
                 elif seat != self.seat:
                     self.other_picks += 1
 
-    def likelihood(self, seat: int, hand: tuple[str, ...] | list[str]) -> float:
+    def likelihood(
+        self, seat: int, hand: tuple[str, ...] | list[str], bluff_odds: float = BLUFF_ODDS
+    ) -> float:
         """How well a hidden ``hand`` for ``seat`` explains what it claimed and passed up."""
         record = self.records[seat]
         weight = 1.0
         for character in record.active:
             if character not in hand:
-                weight *= BLUFF_ODDS
+                weight *= bluff_odds
         for character, count in record.passes.items():
             if character in hand:
                 weight *= PASS_ODDS.get(character, 0.5) ** count

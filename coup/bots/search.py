@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from coup.bots.heuristic import HeuristicBot
@@ -26,6 +27,15 @@ from coup.bots.rollout import Playout
 if TYPE_CHECKING:
     from coup import Move, State
 
+#: How often a character is the draft pick (of five), before seeing any play.
+DRAFT_PRIOR: dict[str, float] = {
+    "duke": 0.4,
+    "captain": 0.2,
+    "assassin": 0.2,
+    "contessa": 0.12,
+    "ambassador": 0.08,
+    "inquisitor": 0.08,
+}
 #: Playouts per decision by number of players still in (more players, longer playouts).
 DEFAULT_SIMS: dict[int, int] = {2: 800, 3: 500, 4: 360, 5: 280, 6: 220}
 
@@ -40,6 +50,8 @@ class SearchBot:
         worlds: int = 48,
         oversample: int = 3,
         prior: float = 0.02,
+        bluff_odds: float = 0.1,
+        doubt: float = 0.4,
         **playout: float,
     ) -> None:
         self.rng = random.Random(seed)
@@ -47,6 +59,8 @@ class SearchBot:
         self.worlds = worlds
         self.oversample = oversample
         self.prior = prior
+        self.bluff_odds = bluff_odds
+        self.doubt = doubt
         self.playout = Playout(**playout)  # type: ignore[arg-type]
         self.guide = HeuristicBot(seed=self.rng.randrange(2**32), bluff_chance=0.0)
 
@@ -61,7 +75,27 @@ class SearchBot:
         alive = sum(1 for p in know.players if p["alive"])
         sims = self.sims or DEFAULT_SIMS.get(alive, 180)
         worlds = self.sample_worlds(state, seat, know, min(self.worlds, sims))
+        legal = self.prune(know, worlds, legal, guess)
+        if len(legal) == 1:
+            return legal[0]
         return self.halving(worlds, seat, legal, guess, sims)
+
+    def prune(
+        self, know: Knowledge, worlds: list[State], legal: list[Move], guess: Move
+    ) -> list[Move]:
+        """Drop a challenge unless the belief gives the claim a fair chance of being a lie."""
+        pending = know.pending
+        challenge = [m for m in legal if m.verb == "challenge"]
+        if not challenge or pending is None:
+            return legal
+        block = pending.get("block")
+        claimant, claim = (
+            (block["seat"], block["claim"]) if block else (pending["actor"], pending["claim"])
+        )
+        lies = sum(1 for w in worlds if claim not in w.hands[claimant])
+        if lies >= self.doubt * len(worlds):
+            return legal
+        return [m for m in legal if m.verb != "challenge"]
 
     # -- belief --------------------------------------------------------------------------
     def sample_worlds(self, state: State, seat: int, know: Knowledge, count: int) -> list[State]:
@@ -70,10 +104,11 @@ class SearchBot:
         pool = [state.determinize(seat, rng) for _ in range(count * self.oversample)]
         opponents = know.opponents()
         weights = []
+        drafted = know.draft and know.other_picks > 0
         for world in pool:
-            weight = 1.0
+            weight = self.draft_prior(world, know) if drafted else 1.0
             for other in opponents:
-                weight *= know.likelihood(other, world.hands[other])
+                weight *= know.likelihood(other, world.hands[other], self.bluff_odds)
             weights.append(weight)
         total = sum(weights)
         if total <= 0:
@@ -91,6 +126,28 @@ class SearchBot:
         while len(chosen) < count:
             chosen.append(pool[-1])
         return chosen
+
+    @staticmethod
+    def draft_prior(world: State, know: Knowledge) -> float:
+        """How likely the other players' draft picks in ``world`` are (people like Dukes)."""
+        cards: Counter[str] = Counter(world.court)
+        for seat in range(world.players):
+            cards.update(world.hands[seat])
+            cards.update(world.revealed[seat])
+        cards.update(world.drawn)
+        cards.subtract(know.characters)
+        cards.subtract(know.my_picks)
+        weight = 1.0
+        for character, count in cards.items():
+            if count <= 0:
+                continue
+            weight *= DRAFT_PRIOR.get(character, 0.1) ** count
+            # A pick stays in its drafter's hand until that hand draws from the Court.
+            for seat in know.opponents():
+                held = character in world.hands[seat] or character in world.revealed[seat]
+                if not held and not know.records[seat].redrawn:
+                    weight *= 0.02
+        return weight
 
     # -- search --------------------------------------------------------------------------
     def halving(
