@@ -257,10 +257,14 @@ def create_app(
             if frame is None:
                 return
             if not limit.allow():
-                conn.send(ProtocolError("rate_limited", "too many messages; slow down").payload())
                 if limit.refused_in_row >= FLOOD_CLOSE:
+                    await conn.stop()
+                    error = ProtocolError("rate_limited", "flooding: closing the connection")
+                    with contextlib.suppress(Exception):
+                        await ws.send_json(error.payload())
                     await _close(ws, Close.FLOODING)
                     return
+                conn.send(ProtocolError("rate_limited", "too many messages; slow down").payload())
                 continue
             msg_id = None
             try:

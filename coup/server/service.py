@@ -273,6 +273,10 @@ class TableService:
                 raise ProtocolError("no_game_running", "no game is running at this table")
             if expect is not None and (run is not expect):
                 raise ProtocolError("stale", "the game changed before this move")
+            try:
+                coup.Move.parse(move)
+            except ValueError as exc:
+                raise ProtocolError("invalid_move", str(exc)) from None
             if version is not None and version < run.changed_version:
                 raise ProtocolError(
                     "stale",

@@ -1,0 +1,141 @@
+"""Bad input gets a clear error and changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+import websockets
+
+from coup.server.client import SeatClient, create_table
+
+
+async def _game(base: str) -> tuple[SeatClient, SeatClient, str]:
+    made = await create_table(base, "Mahshid", {"seats": 3, "reaction_timer": 0})
+    host = await SeatClient(base, made["table"], made["token"]).connect()
+    watcher = await SeatClient(base, made["table"]).connect()
+    await host.send("add_bot", seat=1)
+    await host.send("add_bot", seat=2)
+    await host.wait(lambda v: all(v["table"]["seats"]))
+    return host, watcher, made["table"]
+
+
+async def test_bad_messages_are_refused_and_change_nothing(base: str) -> None:
+    host, watcher, _ = await _game(base)
+    before = (await host.wait(lambda v: True))["version"]
+    cases: list[tuple[str | bytes, str]] = [
+        ("not json", "bad_json"),
+        ("[1, 2]", "bad_json"),
+        (json.dumps({"type": "chat", "text": "x" * 5000}), "too_large"),
+        (json.dumps({"kind": "move"}), "bad_message"),
+        (json.dumps({"type": "dance"}), "unknown_type"),
+        (json.dumps({"type": "move", "move": "income"}), "bad_message"),
+        (json.dumps({"type": "move", "move": "income", "version": "7"}), "bad_message"),
+        (json.dumps({"type": "add_bot", "seat": True}), "bad_message"),
+        (json.dumps({"type": "chat", "text": "hi", "color": "red"}), "bad_message"),
+        (json.dumps({"type": "chat", "text": "hi", "id": {"a": 1}}), "bad_message"),
+        (json.dumps({"type": "hello", "token": None}), "bad_message"),
+        (json.dumps({"type": "move", "move": "income", "version": before}), "no_game_running"),
+        (json.dumps({"type": "chat", "text": "   "}), "chat_empty"),
+        (json.dumps({"type": "chat", "text": "y" * 301}), "chat_too_long"),
+        (json.dumps({"type": "add_bot", "seat": 1}), "seat_taken"),
+        (json.dumps({"type": "add_bot", "seat": 7}), "bad_seat"),
+        (json.dumps({"type": "add_bot", "seat": 1, "level": "godlike"}), "bad_level"),
+        (json.dumps({"type": "remove", "seat": 0}), "host_stays"),
+        (json.dumps({"type": "leave"}), "host_stays"),
+        (json.dumps({"type": "settings", "settings": {"turn_timer": 2}}), "bad_settings"),
+        (json.dumps({"type": "settings", "settings": {"colour": 2}}), "bad_settings"),
+        (json.dumps({"type": "settings", "settings": {"seats": 2}}), "bad_settings"),
+        (json.dumps({"type": "rematch"}), "no_game_running"),
+    ]
+    for frame, code in cases:
+        await asyncio.sleep(0.15)  # stay under the rate limit
+        mark = len(host.errors)
+        await host.send_raw(frame)
+        err = await host.wait_error(mark + 1)
+        assert err["code"] == code, (frame, err)
+        assert err["message"]
+    for frame, code in [
+        (json.dumps({"type": "chat", "text": "hi"}), "not_seated"),
+        (json.dumps({"type": "start"}), "not_seated"),
+    ]:
+        mark = len(watcher.errors)
+        await watcher.send_raw(frame)
+        assert (await watcher.wait_error(mark + 1))["code"] == code
+    assert host.view is not None and host.view["version"] == before  # nothing changed
+
+    # In a game: invalid notation, an illegal move, a stale version.
+    await host.send("start")
+    view = await host.wait(lambda v: v["table"]["status"] == "playing")
+    assert (await host.refused("move", move="fly away", version=view["version"]))[
+        "code"
+    ] == "invalid_move"
+    version = view["version"]
+    illegal = await host.refused("move", move="coup 1", version=version)
+    assert illegal["code"] in ("illegal_move", "stale")
+    assert (await host.refused("move", move="income", version=version - 1000))["code"] == "stale"
+    # Chat is stored as text, as sent (the page shows it with textContent).
+    await host.send("chat", text="<b>salam</b> سلام")
+    chat = await watcher.wait(lambda v: any("salam" in c["text"] for c in v["chat"]))
+    assert chat["chat"][-1]["text"] == "<b>salam</b> سلام"
+    for c in (host, watcher):
+        await c.close()
+
+
+async def test_rate_limit_and_flooding(base: str) -> None:
+    host, watcher, _ = await _game(base)
+    for _ in range(80):
+        await host.send("ping")
+    assert await host.wait_closed() == 4429
+    assert any(e["code"] == "rate_limited" for e in host.errors)
+    await watcher.close()
+
+
+async def test_close_codes(base: str) -> None:
+    _, _, table = await _game(base)
+    ws_base = base.replace("http://", "ws://")
+    cases = [
+        (f"/ws/{table}", {"type": "chat", "text": "hi"}, 4400),
+        (f"/ws/{table}", {"type": "hello", "token": "x" * 43}, 4401),
+        ("/ws/no-such-table", {"type": "hello"}, 4404),
+    ]
+    for path, first, code in cases:
+        async with websockets.connect(ws_base + path) as ws:
+            await ws.send(json.dumps(first))
+            try:
+                while True:
+                    await ws.recv()
+            except websockets.ConnectionClosed as exc:
+                assert exc.rcvd is not None and exc.rcvd.code == code
+    async with websockets.connect(ws_base + f"/ws/{table}", max_size=None) as ws:
+        await ws.send(json.dumps({"type": "hello"}))
+        await ws.send("x" * 70000)
+        try:
+            while True:
+                await ws.recv()
+        except websockets.ConnectionClosed as exc:
+            assert exc.rcvd is not None and exc.rcvd.code == 1009
+
+
+async def test_http_bad_input(base: str) -> None:
+    async with httpx.AsyncClient(base_url=base) as http:
+        r = await http.post("/api/tables", content=b"{not json")
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
+        r = await http.post("/api/tables", json={"name": "x" * 10000})
+        assert r.status_code == 413
+        r = await http.post("/api/tables", json={"name": "A", "extra": 1})
+        assert r.json()["error"]["code"] == "bad_message"
+        r = await http.post("/api/tables", json={"name": "A\u0007B"})
+        assert r.json()["error"]["code"] == "bad_name"
+        r = await http.post("/api/tables", json={"name": "A", "settings": {"seats": 1}})
+        assert r.json()["error"]["code"] == "bad_settings"
+        r = await http.post("/api/tables", json={"name": "A", "settings": "big"})
+        assert r.json()["error"]["code"] == "bad_settings"
+        made = (await http.post("/api/tables", json={"name": "A"})).json()
+        r = await http.get(f"/api/tables/{made['table']}/games/1/record")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "no_game"
+        r = await http.get(f"/api/tables/{made['table']}/games/x/record")
+        assert r.status_code == 404
+        r = await http.post(f"/api/tables/{made['table']}/seats", json={"name": "B", "seat": "1"})
+        assert r.json()["error"]["code"] == "bad_seat"

@@ -1,0 +1,135 @@
+"""Killing the server (kill -9) loses nothing: tables, seats, games, chat and running
+timers come back exactly, and the game can be finished."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from conftest import ServerProcess  # type: ignore[import-not-found]
+
+import coup
+from coup.server.client import SeatClient, create_table, join_table, play_randomly
+
+
+@pytest.fixture
+def restartable(tmp_path: Path) -> Iterator[ServerProcess]:
+    proc = ServerProcess(
+        f"sqlite:///{tmp_path / 'coup.db'}", "--away", "2", log=tmp_path / "server.log"
+    )
+    proc.start()
+    yield proc
+    proc.stop()
+    text = proc.log.read_text(errors="replace")
+    assert "Traceback" not in text, text[-4000:]
+
+
+async def test_kill_mid_game_and_finish(restartable: ServerProcess) -> None:
+    base = restartable.base
+    rng = random.Random(3)
+    made = await create_table(base, "Mahshid", {"seats": 4, "reaction_timer": 0})
+    table, token = made["table"], made["token"]
+    guest_seat = await join_table(base, table, "Sepideh")
+    host = await SeatClient(base, table, token).connect()
+    guest = await SeatClient(base, table, guest_seat["token"]).connect()
+    await host.send("add_bot", seat=2)
+    await host.send("add_bot", seat=3)
+    await host.wait(lambda v: all(v["table"]["seats"]))
+    await host.send("chat", text="before the crash")
+    await host.send("start")
+    await host.wait(lambda v: v["table"]["status"] == "playing")
+
+    # Play until a few moves are down and it is one of the people's turn to decide.
+    async def some_moves(client: SeatClient) -> None:
+        while True:
+            v = await client.wait(lambda v: True)
+            if len(v["game"]["history"]) >= 6 or v["game"]["over"]:
+                return
+            legal = client.legal()
+            if legal:
+                await client.move(rng.choice(legal))
+            await client.wait(lambda w, v=v: w["version"] > v["version"])
+
+    await asyncio.wait_for(
+        asyncio.wait(
+            [asyncio.create_task(some_moves(host)), asyncio.create_task(some_moves(guest))],
+            return_when=asyncio.FIRST_COMPLETED,
+        ),
+        30,
+    )
+    await asyncio.sleep(0.3)
+    seen = max((c.view for c in (host, guest) if c.view is not None), key=lambda v: v["version"])
+    restartable.kill()
+    await host.close()
+    await guest.close()
+
+    restartable.start()
+    back = await SeatClient(base, table, token).connect()
+    now = await back.wait(lambda v: True)
+    assert now["version"] >= seen["version"]
+    assert now["table"]["commitment"] == seen["table"]["commitment"]
+    assert now["game"]["history"][: len(seen["game"]["history"])] == seen["game"]["history"]
+    assert now["game"]["players"][0]["cards"] == seen["game"]["players"][0]["cards"] or (
+        len(now["game"]["history"]) > len(seen["game"]["history"])
+    )
+    assert [c["text"] for c in now["chat"]] == ["before the crash"]
+    assert now["you"] == {"seat": 0, "host": True, "name": "Mahshid"}
+    guest2 = await SeatClient(base, table, guest_seat["token"]).connect()
+    if not now["game"]["over"]:
+        await asyncio.gather(play_randomly(back, rng), play_randomly(guest2, rng))
+    final = await back.wait(lambda v: v["table"]["status"] == "over")
+    async with httpx.AsyncClient(base_url=base) as http:
+        record = (await http.get(f"/api/tables/{table}/games/1/record")).json()
+    state = coup.replay(record)
+    assert state.over and state.winner == final["game"]["winner"]
+    assert coup.commitment(record["seed"]) == record["commitment"]
+    for c in (back, guest2):
+        await c.close()
+
+
+async def test_running_timer_survives_a_kill(restartable: ServerProcess) -> None:
+    base = restartable.base
+    made = await create_table(base, "Mahshid", {"seats": 2, "draft": False, "turn_timer": 5})
+    table, token = made["table"], made["token"]
+    host = await SeatClient(base, table, token).connect()
+    await host.send("add_bot", seat=1)
+    await host.wait(lambda v: all(v["table"]["seats"]))
+    await host.send("start")
+    mine = await host.wait(lambda v: v["game"] is not None and bool(v["game"]["legal"]))
+    deadline = mine["table"]["deadline"]
+    assert deadline["kind"] == "turn" and deadline["seats"] == [0] and deadline["seconds"] == 5
+    restartable.kill()
+    await host.close()
+
+    restartable.start()
+    back = await SeatClient(base, table, token).connect()
+    now = await back.wait(lambda v: v["table"]["seats"][0]["connected"])
+    assert now["table"]["deadline"]["at"] == deadline["at"]  # the same clock, not a new one
+    # Nobody moves: the timer plays the default move (income) and says so.
+    done = await back.wait(lambda v: v["table"]["timeouts"], timeout=15)
+    timeout = done["table"]["timeouts"][0]
+    assert timeout["seat"] == 0
+    played = done["game"]["history"][timeout["index"]]
+    assert played["seat"] == 0 and played["move"] in ("income", "coup 1")
+    await back.close()
+
+
+async def test_a_player_who_left_is_played_by_the_timer(restartable: ServerProcess) -> None:
+    base = restartable.base
+    made = await create_table(base, "Mahshid", {"seats": 2, "draft": True, "turn_timer": 0})
+    table, token = made["table"], made["token"]
+    host = await SeatClient(base, table, token).connect()
+    await host.send("add_bot", seat=1)
+    await host.wait(lambda v: all(v["table"]["seats"]))
+    await host.send("start")
+    await host.wait(lambda v: v["game"] is not None and bool(v["game"]["legal"]))
+    await host.close()  # the host leaves; timers are off, but the game must not hang
+    watcher = await SeatClient(base, table).connect()
+    view = await watcher.wait(lambda v: len(v["table"]["timeouts"]) >= 2, timeout=20)
+    assert {t["seat"] for t in view["table"]["timeouts"]} == {0}
+    assert view["table"]["seats"][0]["connected"] is False
+    await watcher.close()

@@ -1,0 +1,109 @@
+"""The durable event log on both databases: SQLite (file) and PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from coup.store import Conflict, SqlStore, open_store
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[SqlStore]:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'store.db'}"
+    else:
+        url = os.environ.get("COUP_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+    try:
+        s = await open_store(url)
+    except OSError as exc:  # pragma: no cover - PostgreSQL not running
+        pytest.skip(f"PostgreSQL is not reachable: {exc}")
+    yield s
+    await s.close()
+
+
+def _seat(seat: int, name: str) -> dict[str, object]:
+    return {
+        "seat": seat,
+        "member": secrets.token_hex(8),
+        "name": name,
+        "kind": "human",
+        "level": None,
+        "token_hash": secrets.token_hex(32),
+        "host": seat == 0,
+    }
+
+
+async def test_table_game_events_chat_deadlines(store: SqlStore) -> None:
+    table_id = secrets.token_urlsafe(16)
+    row = {
+        "id": table_id,
+        "created_at": 1,
+        "status": "lobby",
+        "version": 1,
+        "games": 0,
+        "last_winner": None,
+    }
+    settings = {"seats": 3, "characters": "ambassador"}
+    await store.create_table(row, settings, [_seat(0, "Mahshid")])
+    seats = [_seat(0, "Mahshid"), _seat(2, "سپیده")]
+    await store.save_lobby(table_id, version=2, settings=settings, status="lobby", seats=seats)
+    header = {"format": "coup-record/1", "players": ["Mahshid", "سپیده"], "seed": 2**127 + 5}
+    deadline = {"seat": 0, "kind": "turn", "due_at": 99, "seconds": 30, "game": 1, "seq": 0}
+    await store.start_game(
+        table_id,
+        version=3,
+        games=1,
+        seats=seats,
+        game={
+            "game": 1,
+            "commitment": "c" * 64,
+            "status": "playing",
+            "winner": None,
+            "started_at": 2,
+            "ended_at": None,
+        },
+        header=header,
+        members=[s["member"] for s in seats],
+        events=[],
+        deadlines=[deadline],
+    )
+    event = {
+        "game": 1, "seq": 0, "seat": 0, "move": "tax", "draw": None,
+        "timeout": False, "step": None, "at": 5,
+    }  # fmt: skip
+    await store.append_events(table_id, [event], version=4, deadlines=[])
+    with pytest.raises(Conflict):  # the same seq twice: someone else moved first
+        await store.append_events(table_id, [event], version=5, deadlines=[])
+    second = {**event, "seq": 1, "seat": 1, "move": "pass", "draw": '["duke"]', "timeout": True}
+    second["step"] = 1
+    await store.append_events(
+        table_id,
+        [second],
+        version=5,
+        deadlines=[],
+        finish={"status": "over", "winner": 0, "ended_at": 9},
+        last_winner=seats[0]["member"],  # type: ignore[arg-type]
+    )
+    chat_id = await store.add_chat(
+        table_id, {"seat": 0, "name": "Mahshid", "text": "salam", "at": 6}, version=6
+    )
+    assert chat_id > 0
+
+    data = await store.load_table(table_id)
+    assert data is not None
+    assert data.row["version"] == 6 and data.row["status"] == "over"
+    assert data.settings == settings
+    assert [s["name"] for s in data.seats] == ["Mahshid", "سپیده"]
+    assert data.game is not None and data.game.header == header  # big seed survives
+    assert [e["move"] for e in data.game.events] == ["tax", "pass"]
+    assert data.game.row["winner"] == 0
+    assert [c["text"] for c in data.chat] == ["salam"]
+    assert data.deadlines == []
+    assert table_id not in await store.open_tables()
+    assert await store.load_table("nope") is None
+    assert await store.load_game(table_id, 2) is None
