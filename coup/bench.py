@@ -221,8 +221,8 @@ def report(r: dict[str, Any]) -> str:
                 f"{ratio['games_per_s']:.2f}x games/s ({verdict} the {GOAL_RATIO:g}x goal)"
             ),
             (
-                f"  ({ratio['choices_per_s']:.2f}x counting only coupml's decisions with a real "
-                "choice, as ours: our engine plays forced moves itself)"
+                f"  ({ratio['choices_per_s']:.2f}x against coupml's real choices only: "
+                "our engine plays forced moves itself)"
             ),
         ]
     else:
@@ -234,7 +234,7 @@ def report(r: dict[str, Any]) -> str:
     else:
         lines.append("learning environments (coup.envs.bench, 4 players, random moves, wall time)")
         for name, rate in envs.items():
-            lines.append(f"  {name:<16} {rate:>12,.0f} steps/s")
+            lines.append(f"  {name:<22} {rate:>12,.0f} steps/s")
     return "\n".join(lines)
 
 
