@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from coup.bots import make as make_bot
 from coup.bots.arena import GameResult, parse_spec, play_game
 
 
@@ -241,7 +242,11 @@ def main(argv: list[str]) -> int:
         if not 2 <= len(lineup) <= 10:
             raise ValueError(f"--seats needs 2 to 10 bots, got {len(lineup)}")
         for spec in lineup:
-            parse_spec(spec)
+            name, options = parse_spec(spec)
+            try:
+                make_bot(name, seed=0, **options)
+            except TypeError as error:
+                raise ValueError(f"bad options for bot {spec!r}: {error}") from None
         if args.games < 1:
             raise ValueError("--games must be at least 1")
         if args.jobs < 1:

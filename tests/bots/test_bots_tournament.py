@@ -1,0 +1,112 @@
+"""`coup tournament`: well-formed table, JSON, records and plot; bad input refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import coup
+from coup import tournament
+from coup.cli import main as cli_main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = tournament.main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_summary_is_well_formed(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "--seats", "heuristic,random", "--games", "8", "--json", "--quiet", "--jobs", "2"
+    )
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["format"] == "coup-tournament/1"
+    assert summary["games"] == 8 and summary["players"] == 2
+    assert summary["lineup"] == ["heuristic", "random"]
+    rows = {row["bot"]: row for row in summary["bots"]}
+    assert set(rows) == {"heuristic", "random"}
+    assert sum(row["wins"] for row in rows.values()) + summary["unfinished"] == 8
+    for row in rows.values():
+        assert row["games"] == 8  # every game has both bots, seats rotated
+        low, high = row["ci95"]
+        assert 0 <= low <= row["win_rate"] <= high <= 1
+        assert row["fair_share"] == 0.5
+        assert 1 <= row["avg_place"] <= 2
+        times = row["decision_ms"]
+        assert 0 <= times["p50"] <= times["p95"] <= times["max"]
+
+
+def test_team_of_identical_bots_and_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "--seats", "heuristic,honest,honest", "--games", "6", "--seed", "4", "--quiet"
+    )
+    assert code == 0
+    assert "win rate" in out and "95% interval" in out and "p95 ms" in out
+    assert "honest ×2" in out
+
+
+def test_rotation_and_duplicate_deals() -> None:
+    jobs = list(tournament.schedule(["a", "b"], 4, seed=1, settings={}, save=None))
+    assert [job.specs for job in jobs] == [["a", "b"], ["b", "a"]] * 2
+    assert jobs[0].deal_seed == jobs[1].deal_seed != jobs[2].deal_seed == jobs[3].deal_seed
+    four = list(tournament.schedule(["s", "h", "h", "h"], 4, seed=1, settings={}, save=None))
+    assert [job.specs.index("s") for job in four] == [0, 3, 2, 1]
+
+
+def test_saved_games_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, _ = run(
+        capsys,
+        "--seats", "heuristic,honest,random", "--games", "3", "--quiet", "--jobs", "1",
+        "--save", str(tmp_path / "games"),
+    )  # fmt: skip
+    assert code == 0
+    files = sorted((tmp_path / "games").glob("*.json"))
+    assert len(files) == 3
+    for path in files:
+        record = json.loads(path.read_text())
+        assert record["format"] == "coup-record/1"
+        assert len(record["bots"]) == 3
+        assert coup.replay(record).over
+
+
+def test_plot_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "rates.png"
+    code, _, _ = run(
+        capsys, "--seats", "heuristic,random", "--games", "4", "--quiet", "--plot", str(target)
+    )
+    assert code == 0
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seats", "heuristic,grandmaster"], "unknown bot 'grandmaster'"),
+        (["--seats", "heuristic"], "2 to 10 bots"),
+        (["--seats", "heuristic,random", "--games", "0"], "--games"),
+        (["--seats", "search:sims,random"], "not key=value"),
+        (["--seats", "search:speed=9,random"], "bad options for bot 'search:speed=9'"),
+        (["--seats", "heuristic,random", "--plot", "rates.svg"], ".png"),
+    ],
+)
+def test_bad_input_is_refused(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert message in err and out == ""
+
+
+def test_cli_dispatch(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["tournament", "--seats", "random,random", "--games", "2", "--quiet"]) == 0
+    assert "random ×2" in capsys.readouterr().out
+
+
+def test_wilson_interval() -> None:
+    low, high = tournament.wilson(65, 100)
+    assert round(low, 3) == 0.553 and round(high, 3) == 0.736
+    assert tournament.wilson(0, 0) == (0.0, 1.0)
