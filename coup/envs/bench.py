@@ -1,15 +1,20 @@
 """How fast the learning environments step, next to the raw engine.
 
-``env_rates()`` plays uniformly random legal moves for a fixed time through
+``env_rates()`` plays uniformly random legal moves through
 
 * ``engine``: the raw engine (``waiting[0]``, ``legal``, ``play``) — the baseline;
-* ``pettingzoo``: the raw AEC env (``last()`` with observation and mask, then ``step``);
-* ``gymnasium``: the single-agent env against ``random`` bots (``step`` plus
-  ``action_masks()``); its rate counts every decision of the game (the agent's and the
-  bots'), so it compares with the others per decision; ``gymnasium_agent`` counts
-  agent steps only.
+* ``pettingzoo``: the raw AEC env: ``last()`` (observation vector and action mask), then
+  ``step`` — every decision of every seat; ``pettingzoo_mask_only`` the same with
+  ``last(observe=False)`` and ``action_mask(agent)``: the adapter's own bookkeeping,
+  without building observation vectors;
+* ``gymnasium``: the single-agent env against ``random`` bots: ``action_masks()`` and
+  ``step``, which also plays the bots' moves. Its rate counts every decision of the game
+  (the agent's and the bots'), so it compares with the others per decision;
+  ``gymnasium_agent`` counts the agent's steps only;
 
-and returns decisions per second for each. ``python -m coup.envs.bench`` prints them.
+and returns decisions per second for each. The three take turns in short slices and the
+rates are measured in CPU time of this process, so a busy machine slows them alike.
+``python -m coup.envs.bench [players] [seconds]`` prints them.
 """
 
 from __future__ import annotations
@@ -17,81 +22,104 @@ from __future__ import annotations
 import random
 import sys
 import time
+from collections.abc import Callable
 
 import coup
 
 
-def engine_rate(players: int = 4, seconds: float = 1.0, seed: int = 0) -> float:
-    """Decisions per second of the raw engine playing random legal moves."""
+def _engine_runner(players: int, seed: int) -> Callable[[float], int]:
     rng = random.Random(seed)
-    decisions = 0
-    start = time.perf_counter()
-    end = start + seconds
-    game = 0
-    while time.perf_counter() < end:
-        state = coup.new_game(players=players, seed=seed + game)
-        game += 1
-        while not state.over:
-            seat = state.waiting[0]
-            state.play(seat, rng.choice(state.legal(seat)))
-            decisions += 1
-    return decisions / (time.perf_counter() - start)
+    games = [0]
+    state = coup.new_game(players=players, seed=seed)
+
+    def run(until: float) -> int:
+        nonlocal state
+        decisions = 0
+        clock = time.process_time
+        while clock() < until:
+            for _ in range(100):
+                if state.over:
+                    games[0] += 1
+                    state = coup.new_game(players=players, seed=seed + games[0])
+                seat = state.waiting[0]
+                state.play(seat, rng.choice(state.legal(seat)))
+                decisions += 1
+        return decisions
+
+    return run
 
 
-def pettingzoo_rate(players: int = 4, seconds: float = 1.0, seed: int = 0) -> float:
-    """Decisions per second through the raw PettingZoo AEC env (observation + mask each)."""
+def _pettingzoo_runner(players: int, seed: int, observe: bool) -> Callable[[float], int]:
     from coup.envs.pettingzoo import raw_env
 
     env = raw_env(players)
-    rng = random.Random(seed)
-    decisions = 0
-    start = time.perf_counter()
-    end = start + seconds
     env.reset(seed=seed)
-    while time.perf_counter() < end:
-        if not env.agents:
-            env.reset()
-        obs, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        legal = obs["action_mask"].nonzero()[0]
-        env.step(int(legal[rng.randrange(len(legal))]))
-        decisions += 1
-    return decisions / (time.perf_counter() - start)
+    rng = random.Random(seed)
+
+    def run(until: float) -> int:
+        decisions = 0
+        clock = time.process_time
+        while clock() < until:
+            for _ in range(100):
+                if not env.agents:
+                    env.reset()
+                obs, _, terminated, truncated, _ = env.last(observe)
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                mask = obs["action_mask"] if obs else env.action_mask(env.agent_selection)
+                legal = mask.nonzero()[0]
+                env.step(int(legal[rng.randrange(len(legal))]))
+                decisions += 1
+        return decisions
+
+    return run
 
 
-def gymnasium_rate(players: int = 4, seconds: float = 1.0, seed: int = 0) -> tuple[float, float]:
-    """(decisions per second, agent steps per second) of the Gymnasium env vs random bots."""
+def _gymnasium_runner(players: int, seed: int, steps: list[int]) -> Callable[[float], int]:
     from coup.envs.gymnasium import CoupEnv
 
     env = CoupEnv(players, opponents="random")
-    rng = random.Random(seed)
-    steps = 0
-    start = time.perf_counter()
-    end = start + seconds
     env.reset(seed=seed)
-    done = False
-    while time.perf_counter() < end:
-        if done:
-            env.reset()
-        legal = env.action_masks().nonzero()[0]
-        _, _, terminated, truncated, _ = env.step(int(legal[rng.randrange(len(legal))]))
-        steps += 1
-        done = terminated or truncated
-    elapsed = time.perf_counter() - start
-    return env.decisions / elapsed, steps / elapsed
+    rng = random.Random(seed)
+
+    def run(until: float) -> int:
+        before = env.decisions
+        clock = time.process_time
+        while clock() < until:
+            for _ in range(30):
+                legal = env.action_masks().nonzero()[0]
+                _, _, terminated, truncated, _ = env.step(int(legal[rng.randrange(len(legal))]))
+                steps[0] += 1
+                if terminated or truncated:
+                    env.reset()
+        return env.decisions - before
+
+    return run
 
 
-def env_rates(players: int = 4, seconds: float = 1.0, seed: int = 0) -> dict[str, float]:
-    """Decisions per second: ``engine``, ``pettingzoo``, ``gymnasium``, ``gymnasium_agent``."""
-    gym_decisions, gym_steps = gymnasium_rate(players, seconds, seed)
-    return {
-        "engine": engine_rate(players, seconds, seed),
-        "pettingzoo": pettingzoo_rate(players, seconds, seed),
-        "gymnasium": gym_decisions,
-        "gymnasium_agent": gym_steps,
+def env_rates(
+    players: int = 4, seconds: float = 1.0, seed: int = 0, slices: int = 10
+) -> dict[str, float]:
+    """Decisions per CPU second: ``engine``, ``pettingzoo``, ``pettingzoo_mask_only``,
+    ``gymnasium``, ``gymnasium_agent`` (agent steps only); about `seconds` CPU for each."""
+    agent_steps = [0]
+    runners = {
+        "engine": _engine_runner(players, seed),
+        "pettingzoo": _pettingzoo_runner(players, seed, observe=True),
+        "pettingzoo_mask_only": _pettingzoo_runner(players, seed, observe=False),
+        "gymnasium": _gymnasium_runner(players, seed, agent_steps),
     }
+    done = dict.fromkeys(runners, 0)
+    spent = dict.fromkeys(runners, 0.0)
+    for _ in range(slices):
+        for name, run in runners.items():
+            start = time.process_time()
+            done[name] += run(start + seconds / slices)
+            spent[name] += time.process_time() - start
+    rates = {name: done[name] / spent[name] for name in runners}
+    rates["gymnasium_agent"] = agent_steps[0] / spent["gymnasium"]
+    return rates
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,9 +128,10 @@ def main(argv: list[str] | None = None) -> int:
     seconds = float(args[1]) if len(args) > 1 else 2.0
     rates = env_rates(players, seconds)
     base = rates["engine"]
-    print(f"{players} players, random legal moves, {seconds:g} s each")
+    print(f"{players} players, random legal moves, {seconds:g} CPU s each, per decision:")
     for name, rate in rates.items():
-        print(f"  {name:<16} {rate:>10,.0f} decisions/s   {base / rate:5.2f}x engine time")
+        unit = "agent steps/s" if name == "gymnasium_agent" else "decisions/s"
+        print(f"  {name:<16} {rate:>10,.0f} {unit:<14} {base / rate:5.2f}x the engine's time")
     return 0
 
 

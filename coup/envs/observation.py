@@ -163,8 +163,9 @@ class ObservationEncoder:
         self.offset: dict[str, int] = {name: off for name, off, _ in self.fields}
         self._parsed: dict[str, tuple[int, int, int]] = {}
         self._zeros = array("f", bytes(4 * self.size))
-        self._entries: list[dict[int, tuple[Any, array[float]]]] = [{} for _ in range(n)]
-        self._vectors: dict[tuple[int, str, int], array[float]] = {}
+        self._vectors: dict[tuple[Any, int, int, bool], array[float]] = {}
+        self._empty_history = array("f", bytes(4 * history * self.entry))
+        self._last_block: list[tuple[int, Any, array[float]] | None] = [None] * n
         self._seat_blocks: dict[tuple[Any, ...], array[float]] = {}
         self._clip = False  # card counts never exceed 2 in standard games
 
@@ -365,47 +366,57 @@ class ObservationEncoder:
                 arr[off["known.court"] + SLOT[card]] += 0.5
         if self.history:
             b = off["history"]
-            entry = self.entry
-            cache = self._entries[me]
-            history = s.history
-            if len(cache) > 20_000:
-                cache.clear()
-            for e in history[: -self.history - 1 : -1] if history else ():
-                # entries are immutable tuples shared by every later state: cache by id,
-                # keeping the entry itself in the value so that its id stays unique
-                hit = cache.get(id(e))
-                if hit is None:
-                    hit = cache[id(e)] = (e, self._entry_vector(e, me))
-                arr[b : b + entry] = hit[1]
-                b += entry
+            arr[b : b + len(self._empty_history)] = self._history_block(s.history, me)
         out = np.frombuffer(arr, dtype=np.float32)
         if self._clip:
             np.minimum(out, 1.0, out=out)
         return out
 
-    def _entry_vector(self, e: tuple[Any, ...], me: int) -> array[float]:
-        """The history slot of entry `e` (seat, move, ..., audience) as `me` sees it."""
+    def _history_block(self, history: list[Any], me: int) -> array[float]:
+        """The history field for `me`: the last moves' slots, newest first.
+
+        Consecutive observations of one seat in one game share most of the window, so the
+        block of the previous call is kept per seat and only the new moves are encoded.
+        """
+        h, entry = self.history, self.entry
+        length = len(history)
+        last = self._last_block[me]
+        new = h
+        if last is not None:
+            old_length, old_entry, old_block = last
+            if old_length <= length and (old_length == 0 or history[old_length - 1] is old_entry):
+                new = length - old_length
+                if new == 0:
+                    return old_block
+        block = array("f")
+        vectors = self._vectors
+        stop = length - 1 - min(new, h)
+        for e in history[length - 1 : stop if stop >= 0 else None : -1]:
+            mover, move = e[0], e[1]
+            hidden = me != mover and me != e[5] and move.verb in PRIVATE_VERBS
+            key = (move, mover, me, hidden)
+            vector = vectors.get(key)
+            if vector is None:
+                vector = vectors[key] = self._entry_vector(mover, move, hidden, me)
+            block.extend(vector)
+        if new < h and last is not None:
+            block.extend(last[2][: (h - new) * entry])
+        if len(block) < h * entry:
+            block.extend(self._empty_history[: h * entry - len(block)])
+        self._last_block[me] = (length, history[-1] if history else None, block)
+        return block
+
+    def _entry_vector(self, mover: int, move: Any, hidden: bool, me: int) -> array[float]:
+        """The history slot of `mover` playing `move` as `me` sees it."""
         n = self.players
-        mover, move = e[0], e[1]
+        vector = array("f", bytes(4 * self.entry))
+        vector[0] = 1.0
+        vector[1 + (mover - me) % n] = 1.0
+        vector[1 + n + _VERB[move.verb]] = 1.0
         arg = move.arg
-        code = -1  # the argument: -1 none or hidden, 0-4 a character slot, 5+ a seat
-        if arg is not None and type(arg) is not tuple:
-            if move.verb in PRIVATE_VERBS and me != mover and me != e[5]:
-                code = -1
-            elif type(arg) is int:
-                code = 5 + (arg - me) % n
+        if not hidden and arg is not None and type(arg) is not tuple:
+            if type(arg) is int:
+                vector[24 + n + (arg - me) % n] = 1.0
             else:
-                code = SLOT[arg]
-        key = ((mover - me) % n, move.verb, code)
-        vector = self._vectors.get(key)
-        if vector is None:
-            vector = array("f", bytes(4 * self.entry))
-            vector[0] = 1.0
-            vector[1 + key[0]] = 1.0
-            vector[1 + n + _VERB[move.verb]] = 1.0
-            if 0 <= code < 5:
-                vector[19 + n + code] = 1.0
-            elif code >= 5:
-                vector[24 + n + code - 5] = 1.0
-            self._vectors[key] = vector
+                vector[19 + n + SLOT[arg]] = 1.0
         return vector
