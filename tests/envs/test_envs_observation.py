@@ -67,3 +67,19 @@ def test_fields_read_back() -> None:
     assert history[0, 0] == 1.0 and history[0, 1] == 1.0  # newest entry, moved by viewer
     assert history[0, 1 + 3 + 0] == 1.0  # verb "income"
     assert not history[1:].any()
+
+
+def test_history_cache_survives_jumping_between_games(
+    random_states: Callable[..., Iterator[coup.State]],
+) -> None:
+    """The per-seat history cache must notice a different game, an older state, a copy."""
+    encoder = ObservationEncoder(4, history=5)
+    rng = random.Random(6)
+    seen: list[coup.State] = []
+    for state in random_states(4, 12, seed=6):
+        seen.append(state.clone())
+        for state_now in (state, rng.choice(seen), state.determinize(0, rng)):
+            seat = rng.randrange(4)
+            np.testing.assert_array_equal(
+                encoder.encode_state(state_now, seat), encoder.encode(state_now.view(seat))
+            )
