@@ -133,6 +133,7 @@ def measure(args: argparse.Namespace, note: Callable[[str], None]) -> dict[str, 
             out["coupml"] = {"error": str(e)}
     try:
         theirs: list[tuple[float, ...]] = []
+        theirs_numpy: list[tuple[float, ...]] = []
         for players in TABLES:
             note(
                 f"random play, {players} players"
@@ -145,6 +146,8 @@ def measure(args: argparse.Namespace, note: Callable[[str], None]) -> dict[str, 
                 if players == 4 and driver is not None:
                     try:
                         theirs.append(driver.run())
+                        if driver.info.get("numpy"):
+                            theirs_numpy.append(driver.run(numpy=True))
                     except bench_coupml.CoupmlUnavailable as e:
                         out["coupml"] = {"error": str(e)}
                         driver.close()
@@ -155,6 +158,8 @@ def measure(args: argparse.Namespace, note: Callable[[str], None]) -> dict[str, 
             driver.close()
     if theirs and "error" not in out["coupml"]:
         out["coupml"].update(medians(theirs))
+        if theirs_numpy:
+            out["coupml"]["numpy_randomstate"] = medians(theirs_numpy)
     note("clone / determinize / view …")
     out.update(state_costs(20 if quick else 200, 20 if quick else 200, args.seed))
     ours = out["random_play"]["4"]
@@ -166,6 +171,9 @@ def measure(args: argparse.Namespace, note: Callable[[str], None]) -> dict[str, 
             "games_per_s": ours["games_per_s"] / coupml["games_per_s"],
             "goal": GOAL_RATIO,
         }
+        if "numpy_randomstate" in coupml:
+            slow = coupml["numpy_randomstate"]["decisions_per_s"]
+            out["ratio"]["decisions_per_s_vs_numpy_driver"] = ours["decisions_per_s"] / slow
     if args.no_envs:
         out["envs"] = {"error": "skipped (--no-envs)"}
     else:
@@ -225,6 +233,13 @@ def report(r: dict[str, Any]) -> str:
                 "our engine plays forced moves itself)"
             ),
         ]
+        slow = theirs.get("numpy_randomstate")
+        if slow:
+            lines.append(
+                f"  coupml driven as in its README (numpy RandomState.choice): "
+                f"{slow['decisions_per_s']:,.0f} decisions/s; ours is "
+                f"{ratio['decisions_per_s_vs_numpy_driver']:.2f}x that"
+            )
     else:
         lines.append(f"coupml could not be measured: {theirs['error']}")
     lines.append("")

@@ -21,6 +21,8 @@ from typing import Any
 
 #: The version compared against (pinned so that runs compare).
 PACKAGE = "coupml==0.1.1"
+#: Optional: coupml's README drives it with numpy's RandomState; measured too if present.
+NUMPY = "numpy==2.4.6"
 
 # coupml wants an object with numpy's RandomState interface (choice, shuffle, rand);
 # this adapter gives it Python's `random`, the generator our side uses too.
@@ -39,10 +41,19 @@ class Rng:
     def rand(self):
         return self.r.random()
 
+try:
+    import numpy
+except ImportError:
+    numpy = None
+
 players, games, seed = (int(a) for a in sys.argv[1:4])
-print(json.dumps({"version": version("coupml"), "python": sys.version.split()[0]}), flush=True)
-for rep, _ in enumerate(sys.stdin):  # one run of `games` games per line read
-    rng = Rng(seed + rep)
+info = {"version": version("coupml"), "python": sys.version.split()[0], "numpy": bool(numpy)}
+print(json.dumps(info), flush=True)
+for rep, line in enumerate(sys.stdin):  # one run of `games` games per line read
+    if line.strip() == "numpy":  # as coupml's README drives it
+        rng = numpy.random.RandomState(seed + rep)
+    else:
+        rng = Rng(seed + rep)
     decisions = forced = 0
     start = time.process_time()
     for _ in range(games):
@@ -91,23 +102,35 @@ def _last_line(text: str) -> str:
 
 
 def ensure_venv(log: Any = None) -> Path:
-    """The venv's python with coupml installed (installing it on first use)."""
+    """The venv's python with coupml installed (installing it on first use), and numpy
+    if it can be had (tried once)."""
     folder = venv_folder()
     python = folder / "bin" / "python"
-    if python.exists():
-        check = _run([str(python), "-c", "import coupml"], 60)
-        if check.returncode == 0:
-            return python
+    if not (python.exists() and _run([str(python), "-c", "import coupml"], 60).returncode == 0):
+        _install_coupml(folder, python, log)
+    marker = folder / ".numpy-tried"
+    if not marker.exists() and _run([str(python), "-c", "import numpy"], 60).returncode != 0:
+        if log is not None:
+            log(f"installing {NUMPY} there too (optional, tried once) …")
+        if _run([*pip_install(python), NUMPY], 300).returncode != 0 and log is not None:
+            log("numpy could not be installed: coupml is measured with Python's random only")
+        marker.touch()
+    return python
+
+
+def pip_install(python: Path) -> list[str]:
+    return [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+
+
+def _install_coupml(folder: Path, python: Path, log: Any) -> None:
     if log is not None:
         log(f"installing {PACKAGE} into {folder} …")
     made = _run([sys.executable, "-m", "venv", "--clear", str(folder)], 180)
     if made.returncode != 0:
         raise CoupmlUnavailable(f"could not create a venv: {_last_line(made.stderr)}")
-    pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", PACKAGE]
-    installed = _run(pip, 300)
+    installed = _run([*pip_install(python), PACKAGE], 300)
     if installed.returncode != 0:
         raise CoupmlUnavailable(f"pip install {PACKAGE} failed: {_last_line(installed.stderr)}")
-    return python
 
 
 class Driver:
@@ -149,13 +172,14 @@ class Driver:
         except ValueError as e:
             raise CoupmlUnavailable(f"the coupml driver printed {line.strip()!r}") from e
 
-    def run(self) -> tuple[float, float, float, float]:
+    def run(self, numpy: bool = False) -> tuple[float, float, float, float]:
         """(decisions/s, games/s, decisions/game, choices/s) of one run, in CPU time;
         choices are decisions with more than one legal move (our engine plays the
-        others itself and does not count them)."""
+        others itself and does not count them). `numpy`: drive coupml with numpy's
+        RandomState, as its README does (if `info["numpy"]`)."""
         assert self.proc.stdin is not None
         try:
-            self.proc.stdin.write("go\n")
+            self.proc.stdin.write("numpy\n" if numpy else "go\n")
             self.proc.stdin.flush()
         except OSError as e:
             raise CoupmlUnavailable(f"the coupml driver stopped: {e}") from e

@@ -72,13 +72,25 @@ def test_bench_report_with_coupml_and_without_envs(monkeypatch: pytest.MonkeyPat
         "clone_us": 1.5,
         "determinize_us": 20.0,
         "view_us": 10.0,
-        "coupml": {"version": "0.1.1", **row, "decisions_per_s": 100000.0},
-        "ratio": {"decisions_per_s": 3.0, "choices_per_s": 3.3, "games_per_s": 1.0, "goal": 3.0},
+        "coupml": {
+            "version": "0.1.1",
+            **row,
+            "decisions_per_s": 100000.0,
+            "numpy_randomstate": {**row, "decisions_per_s": 50000.0},
+        },
+        "ratio": {
+            "decisions_per_s": 3.0,
+            "choices_per_s": 3.3,
+            "games_per_s": 1.0,
+            "goal": 3.0,
+            "decisions_per_s_vs_numpy_driver": 6.0,
+        },
         "envs": {"error": "coup.envs.bench is not available"},
     }
     text = bench.report(results)
     assert "ours/coupml: 3.00x decisions/s" in text
     assert "meets the 3x goal" in text
+    assert "(numpy RandomState.choice): 50,000 decisions/s; ours is 6.00x that" in text
     assert "learning environments not measured" in text
     results["coupml"] = {"error": "pip install coupml==0.1.1 failed: no network"}
     assert "coupml could not be measured: pip install" in bench.report(results)
