@@ -1,1 +1,12 @@
-"""coup.envs"""
+"""coup.envs: the rules engine behind the interfaces learning code already uses.
+
+Each adapter is its own module and an optional extra, imported only when used (the core,
+``coup``, stays dependency-free). See docs/learning.md.
+
+* ``coup.envs.actions``: the fixed integer action space (``ActionSpace``), masks
+* ``coup.envs.observation``: a seat's view as a flat float vector (``ObservationEncoder``)
+* ``coup.envs.pettingzoo``: ``env(players=4)``, an AEC environment (``coup[pettingzoo]``)
+* ``coup.envs.gymnasium``: ``CoupEnv``, one agent against ``coup.bots`` (``coup[gymnasium]``)
+* ``coup.envs.openspiel``: ``register()`` adds ``python_coup`` to pyspiel (``coup[openspiel]``)
+* ``coup.envs.bench``: ``env_rates()``, steps/s of the adapters next to the raw engine
+"""

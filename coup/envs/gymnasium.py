@@ -29,7 +29,7 @@ challenge to answer, a card to lose, an exchange...) or the game is over for it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -44,7 +44,7 @@ __all__ = ["CoupEnv"]
 
 
 class CoupEnv(gym.Env[np.ndarray, np.int64]):
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}  # noqa: RUF012
 
     def __init__(
         self,

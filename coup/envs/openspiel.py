@@ -43,7 +43,7 @@ from collections import Counter
 from typing import Any
 
 import numpy as np
-import pyspiel
+import pyspiel  # type: ignore[import-not-found]
 
 import coup
 from coup.envs.actions import ActionSpace, action_count
@@ -276,7 +276,7 @@ class CoupState(pyspiel.State):  # type: ignore[misc]
             seed = int(probability_sampler() * 2**53)
         except TypeError:
             seed = random.getrandbits(53)
-        copy = self.clone()
+        copy: CoupState = self.clone()
         copy._engine.state = self.engine.determinize(player_id, random.Random(seed))
         return copy
 

@@ -30,8 +30,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 import coup
 from coup.envs.actions import ActionSpace
@@ -91,9 +91,12 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         self.state: coup.State | None = None
         self.moves = 0
         # reset() before use, as PettingZoo requires; make the dicts exist meanwhile
-        self.agents = []
-        self.rewards, self._cumulative_rewards = {}, {}
-        self.terminations, self.truncations, self.infos = {}, {}, {}
+        self.agents: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
