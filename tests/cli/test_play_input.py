@@ -78,6 +78,7 @@ def test_plays_without_coup_bots(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setitem(sys.modules, "coup.bots", None)  # import coup.bots -> ImportError
+    monkeypatch.delattr(coup, "bots", raising=False)  # if another test imported it
     label, make = play.pick_bots(None)
     assert label == "random"
     state = coup.new_game(players=3, seed=1)
