@@ -55,6 +55,16 @@ class Quit(Exception):
     """The player asked to leave."""
 
 
+class Screen(Console):
+    """The terminal. If the output goes away (`coup play | head`), go quiet and let
+    `main` save the game, rather than exit at once as rich does."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise BrokenPipeError
+
+
 # ---------------------------------------------------------------- options
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -330,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser().parse_args(argv)
     except SystemExit as e:  # --help, or a bad option (argparse printed why)
         return int(e.code or 0)
-    console = Console(highlight=False)
+    console = Screen(highlight=False)
     game: Game | None = None
     code = 0
     try:
@@ -348,6 +358,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         console.print("\nbye")
         code = 130
+    except BrokenPipeError:  # the screen went away (see Screen): keep the game
+        code = 1
     if game is not None and args.save and not save(console, game.state, args.save):
         code = code or 1
     return code
