@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
@@ -285,7 +286,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
-    print(json.dumps(results, indent=2) if args.json else report(results))
+    try:
+        print(json.dumps(results, indent=2) if args.json else report(results), flush=True)
+    except BrokenPipeError:  # `coup bench | head`: the reader left; no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return 0
 
 
