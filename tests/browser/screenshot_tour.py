@@ -9,13 +9,14 @@ Needs a running `coup serve` (fast bots: --bot-delay 0.05,0.15). Writes PNGs nam
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from browser_driver import CHROMIUM, CHROMIUM_ARGS, Shots, create_table, state, wait_for
+from browser_driver import CHROMIUM, CHROMIUM_ARGS, Shots, click, create_table, state, wait_for
 from browser_flow import open_pages, play
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
 
@@ -33,6 +34,20 @@ def statics(browser: Browser, base: str, shots: Shots, viewport: dict[str, int])
         page.context.close()
 
 
+def until_my_action(page: Page, budget: float = 40.0) -> None:
+    """Pass or take the first offered choice until it is this page's turn to act."""
+    end = time.monotonic() + budget
+    while time.monotonic() < end:
+        game = (state(page) or {}).get("game") or {}
+        if game.get("legal") and game.get("phase") == "action":
+            return
+        if game.get("legal") and not page.evaluate("() => window.coupApp.busy"):
+            chosen = "pass" if "pass" in game["legal"] else game["legal"][0]
+            click(page, f'.decision [data-move="{chosen}"]')
+        time.sleep(0.1)
+    raise AssertionError("never got a turn")
+
+
 def timed_table(browser: Browser, base: str, shots: Shots, viewport: dict[str, int]) -> None:
     page = browser.new_context(viewport=viewport, locale="en-US").new_page()
     create_table(page, base, "Mahshid", seats=4, turn_timer=30)
@@ -42,14 +57,25 @@ def timed_table(browser: Browser, base: str, shots: Shots, viewport: dict[str, i
     wait_for(lambda: sum(1 for s in state(page)["table"]["seats"] if s) == 4, what="bots seated")
     shots.take(page, "lobby-bots")
     page.click("#start")
-    wait_for(
-        lambda: (
-            (state(page)["game"] or {}).get("legal") and state(page)["game"]["phase"] == "action"
-        ),
-        timeout=30,
-        what="host's turn",
-    )
+    until_my_action(page)
     shots.take(page, "game-countdown")
+    page.context.close()
+
+
+def draft_table(browser: Browser, base: str, shots: Shots, viewport: dict[str, int]) -> None:
+    """Two seats, Inquisitor variant, draft on: the draft pick and the Inquisitor's actions."""
+    page = browser.new_context(viewport=viewport, locale="en-US").new_page()
+    create_table(page, base, "Mahshid", seats=2)
+    page.click(".seg.c-inquisitor")
+    page.locator("button.add-bot").first.click()
+    wait_for(lambda: state(page)["table"]["seats"][1], what="bot seated")
+    page.click("#start")
+    wait_for(lambda: (state(page)["game"] or {}).get("phase") == "draft", what="draft")
+    wait_for(lambda: state(page)["game"]["legal"], what="draft choice")
+    shots.take(page, "game-draft")
+    page.locator(".decision button.card").first.click()
+    until_my_action(page)
+    shots.take(page, "game-inquisitor")
     page.context.close()
 
 
@@ -63,6 +89,7 @@ def main() -> int:
             shots = Shots(str(folder), name)
             statics(browser, base, shots, viewport)
             timed_table(browser, base, shots, viewport)
+            draft_table(browser, base, shots, viewport)
             pages, watcher = open_pages(browser, viewport)
             play(pages, watcher, base, shots)
             for pg in [*pages, watcher]:

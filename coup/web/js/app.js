@@ -20,6 +20,7 @@ const app = {
   seenChat: 0,
   busy: false,
   forceLobby: false,
+  endClosed: null,
   clockOffset: 0,
 
   name() { try { return localStorage.getItem("coup.name") || ""; } catch { return ""; } },
@@ -59,8 +60,11 @@ const app = {
   move(move) {
     if (!app.msg || app.busy) return;
     app.busy = true;
-    app.socket.send({ type: "move", move, version: app.msg.version }, { type: "move", move });
+    const version = app.msg.version;
+    app.socket.send({ type: "move", move, version }, { type: "move", move });
     render();
+    // Never leave the buttons disabled if neither a view nor an error comes back.
+    setTimeout(() => { if (app.busy && app.msg?.version === version) { app.busy = false; render(); } }, 6000);
   },
 
   showGame() { app.forceLobby = false; render(); },
@@ -93,6 +97,9 @@ function tableCtx() {
     onChat: (text) => app.send({ type: "chat", text }),
     onRematch: () => app.send({ type: "rematch" }),
     onLobby: () => app.showLobby(),
+    endClosed: app.endClosed === msg.table?.game,
+    onCloseEnd: () => { app.endClosed = msg.table?.game; render(); },
+    onShowEnd: () => { app.endClosed = null; render(); },
     setTab: (name) => { app.tab = name; if (name === "chat") app.unread = 0; render(); },
     rerender: () => render(),
   };

@@ -32,7 +32,7 @@ export function renderTable(root, ctx) {
   const chatScroll = root.querySelector(".chat-list");
   const chatAtBottom = !chatScroll || chatScroll.scrollHeight - chatScroll.scrollTop - chatScroll.clientHeight < 40;
   clear(root).append(h("div", { class: "table-layout" }, board, side));
-  if (view.over) root.append(endScreen(ctx));
+  if (view.over && !ctx.endClosed) root.append(endScreen(ctx));
   const log = root.querySelector(".log-list");
   if (log && atBottom) log.scrollTop = log.scrollHeight;
   const chat = root.querySelector(".chat-list");
@@ -53,6 +53,7 @@ function centre(ctx) {
   const banner = h("div", { class: `banner${mine ? " mine" : ""}`, role: "status" },
     h("div", { class: "banner-text" }, describePending(view)),
     mine ? h("div", { class: "banner-you", text: t("table.your_decision") }) : null,
+    view.over && ctx.endClosed ? h("button", { type: "button", class: "btn chip", id: "show-result", onclick: ctx.onShowEnd, text: t("end.show") }) : null,
     waitingLine(ctx));
   const clock = deadline && !view.over
     ? h("div", { class: `countdown k-${deadline.kind}`, dataset: { at: String(deadline.at), seconds: String(deadline.seconds) } },
@@ -164,7 +165,7 @@ function endScreen(ctx) {
     msg.you?.host
       ? h("button", { type: "button", class: "btn primary", id: "rematch", disabled: msg.table?.status !== "over", onclick: ctx.onRematch, text: t("end.rematch") })
       : h("span", { class: "sub", text: t("end.rematch_wait") }),
-    h("button", { type: "button", class: "btn ghost", id: "end-close", onclick: (ev) => ev.target.closest(".end-screen").classList.add("hidden"), text: t("end.close") }));
+    h("button", { type: "button", class: "btn ghost", id: "end-close", onclick: ctx.onCloseEnd, text: t("end.close") }));
   return h("div", { class: "end-screen", role: "dialog", "aria-modal": "true", "aria-labelledby": "end-title" },
     h("div", { class: "end-card" },
       h("div", { class: "end-crown" }),
