@@ -40,11 +40,14 @@ from coup.envs.actions import ActionSpace
 from coup.envs.observation import ObservationEncoder
 from coup.envs.text import describe
 
-__all__ = ["CoupEnv"]
+__all__ = ["ENV_ID", "CoupEnv"]
+
+#: ``gymnasium.make(ENV_ID, players=4, opponents="heuristic")`` once this module is imported
+ENV_ID = "coup/Coup-v0"
 
 
 class CoupEnv(gym.Env[np.ndarray, np.int64]):
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -199,3 +202,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
             print(text)
             return None
         return text
+
+
+if ENV_ID not in gym.registry:
+    gym.register(id=ENV_ID, entry_point="coup.envs.gymnasium:CoupEnv")

@@ -165,7 +165,8 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         state = self._live()
         share = 1.0 / (self.players - 1)
         alive = state.alive
-        for seat in tuple(self._alive):
+        # n_alive (the engine's count of seats still in) spares a check of every seat
+        for seat in tuple(self._alive) if state.n_alive != len(self._alive) else ():
             if not alive(seat):
                 self._rewarded = True
                 self._alive.discard(seat)

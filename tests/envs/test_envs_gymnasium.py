@@ -89,3 +89,16 @@ def test_bad_settings_are_refused() -> None:
         CoupEnv(4, seat=4)
     with pytest.raises(ValueError, match="illegal"):
         CoupEnv(4, illegal="ignore")
+
+
+def test_registered_with_gymnasium_make() -> None:
+    import gymnasium
+
+    from coup.envs.gymnasium import ENV_ID
+
+    env = gymnasium.make(ENV_ID, players=3, opponents="random")
+    obs, info = env.reset(seed=1)
+    assert obs.shape == env.observation_space.shape
+    mask = env.get_wrapper_attr("action_masks")()
+    assert (mask == info["action_mask"].astype(bool)).all()
+    check_env(env.unwrapped)
