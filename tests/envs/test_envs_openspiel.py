@@ -42,7 +42,7 @@ def play_to(state: pyspiel.State, rng: random.Random, decisions: int) -> None:
     ids=["4p", "2p-draft", "2p", "3p-inquisitor"],
 )
 def test_pyspiel_random_sim_test(params: dict[str, object]) -> None:
-    pyspiel.random_sim_test(load(**params), num_sims=8, serialize=False, verbose=False)
+    pyspiel.random_sim_test(load(**params), num_sims=8, serialize=True, verbose=False)
 
 
 def test_game_shape() -> None:
