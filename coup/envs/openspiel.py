@@ -241,15 +241,24 @@ class CoupState(pyspiel.State):  # type: ignore[misc]
         self._remember()
 
     def _remember(self) -> None:
-        """Log each seat's private information when it changes (perfect recall)."""
+        """Log each seat's private information when it changes (perfect recall).
+
+        What a seat privately knows is its hand, the cards drawn in its exchange and the
+        card shown in its examine (the view's ``private``); the rest is public history.
+        """
         engine = self.engine
         assert engine is not None
+        phase, actor = engine.phase, engine.actor
         for seat in range(self.rules.players):
-            private = engine.view(seat)["private"]
-            now = (engine.hands[seat], json.dumps(private, sort_keys=True) if private else "")
+            private = ""
+            if phase == "exchange" and seat == actor:
+                private = "drawn " + " ".join(sorted(engine.drawn))
+            elif phase == "examine" and seat in (actor, engine.target):
+                private = f"shown {engine.target} {engine.shown}"
+            now = (engine.hands[seat], private)
             if now != self._private[seat]:
                 self._private[seat] = now
-                self.recall[seat].append(f"{self.moves}:{','.join(now[0])}:{now[1]}")
+                self.recall[seat].append(f"{self.moves}:{' '.join(now[0])}:{private}")
 
     def _action_to_string(self, player: int, action: int) -> str:
         game = self.rules

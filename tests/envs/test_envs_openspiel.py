@@ -125,3 +125,28 @@ def test_action_strings_use_the_notation() -> None:
     names = {state.action_to_string(player, a) for a in state.legal_actions()}
     assert "income" in names
     assert f"steal {(player + 1) % 4}" in names
+
+
+def test_recall_logs_what_the_view_shows_privately() -> None:
+    """The recall log reads the engine's state; it must follow the view's `private`."""
+    rng = random.Random(5)
+    game = load(players=3, characters="inquisitor")
+    for _ in range(6):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            play_to(state, rng, 1)
+            if state.engine is None:
+                continue
+            for seat in range(3):
+                private = state.engine.view(seat)["private"]
+                entry = state.recall[seat][-1]
+                if "drawn" in private:
+                    assert entry.endswith("drawn " + " ".join(private["drawn"]))
+                elif "shown" in private:
+                    shown = private["shown"]
+                    assert entry.endswith(f"shown {shown['seat']} {shown['card']}")
+                else:
+                    assert entry.endswith(":")
+                assert entry.split(":")[1] == " ".join(
+                    state.engine.view(seat)["players"][seat]["cards"]
+                )
