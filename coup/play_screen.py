@@ -178,6 +178,17 @@ def describe_pending(view: View, names: Sequence[str]) -> str:
         "show": "a card must be shown.",
         "examine": "return or swap the card?",
     }.get(phase, phase)
+    if phase == "react":
+        blockable = p.get("action") in ("foreign_aid", "steal", "assassinate")
+        if not p.get("claim"):
+            doing = "block or pass?"
+        elif not blockable:
+            doing = "challenge or pass?"
+    if phase == "lose" and p.get("loser") is not None:
+        loser = p["loser"]
+        doing = "you must lose an influence." if loser == me else f"{names[loser]} loses one."
+    if phase == "prove" and p.get("challenger") is not None:
+        doing = f"{names[p['challenger']]} challenges; prove the claim?"
     return f"{line}. Now: {doing} Waiting for {waiting}."
 
 
