@@ -164,6 +164,14 @@ class ObservationEncoder:
         self._parsed: dict[str, tuple[int, int, int]] = {}
         self._zeros = array("f", bytes(4 * self.size))
         self._vectors: dict[tuple[Any, int, int, bool], array[float]] = {}
+        self._offsets = tuple(
+            self.offset[name]
+            for name in (
+                "seats", "phase", "treasury", "court", "pending.actor", "pending.action",
+                "pending.target", "pending.claim", "block.seat", "block.claim", "challenger",
+                "loser", "drawn", "shown.card", "shown.seat", "known.court", "history",
+            )
+        )  # fmt: skip
         self._empty_history = array("f", bytes(4 * history * self.entry))
         self._last_block: list[tuple[int, Any, array[float]] | None] = [None] * n
         self._seat_blocks: dict[tuple[Any, ...], array[float]] = {}
@@ -306,14 +314,18 @@ class ObservationEncoder:
         s = state
         n = self.players
         me = seat
-        off = self.offset
+        (
+            o_seats, o_phase, o_treasury, o_court, o_pending_actor, o_pending_action,
+            o_pending_target, o_pending_claim, o_block_seat, o_block_claim, o_challenger,
+            o_loser, o_drawn, o_shown_card, o_shown_seat, o_known_court, o_history,
+        ) = self._offsets  # fmt: skip
         arr = array("f", self._zeros)
         for card in s.hands[me]:
             arr[SLOT[card]] += 0.5  # "hand" comes first
         turn, waiting, passed = s.turn, s.waiting, s.passed
         known_hands = s.known_hands
         coins, hands, revealed, alive = s.coins, s.hands, s.revealed, s.alive_flags
-        b = off["seats"]
+        b = o_seats
         blocks = self._seat_blocks
         if len(blocks) > 10_000:
             blocks.clear()
@@ -336,36 +348,36 @@ class ObservationEncoder:
                     arr[b + 14 + SLOT[card]] += 0.5
             b += SEAT_FEATURES
         phase = s.phase
-        arr[off["phase"] + _PHASE[phase]] = 1.0
+        arr[o_phase + _PHASE[phase]] = 1.0
         settings = s.settings
-        arr[off["treasury"]] = min(s.treasury / max(settings.treasury, 1), 1.0)
-        arr[off["court"]] = min(len(s.court) / (5 * settings.copies), 1.0)
+        arr[o_treasury] = min(s.treasury / max(settings.treasury, 1), 1.0)
+        arr[o_court] = min(len(s.court) / (5 * settings.copies), 1.0)
         if phase not in _NO_PENDING:
             actor = s.actor
-            arr[off["pending.actor"] + (actor - me) % n] = 1.0
-            arr[off["pending.action"] + _ACTION[s.action]] = 1.0
+            arr[o_pending_actor + (actor - me) % n] = 1.0
+            arr[o_pending_action + _ACTION[s.action]] = 1.0
             if s.target is not None:
-                arr[off["pending.target"] + (s.target - me) % n] = 1.0
+                arr[o_pending_target + (s.target - me) % n] = 1.0
             if s.claim is not None:
-                arr[off["pending.claim"] + SLOT[s.claim]] = 1.0
+                arr[o_pending_claim + SLOT[s.claim]] = 1.0
             if s.block_seat is not None:
-                arr[off["block.seat"] + (s.block_seat - me) % n] = 1.0
-                arr[off["block.claim"] + SLOT[s.block_claim]] = 1.0
+                arr[o_block_seat + (s.block_seat - me) % n] = 1.0
+                arr[o_block_claim + SLOT[s.block_claim]] = 1.0
             if s.challenger is not None:
-                arr[off["challenger"] + (s.challenger - me) % n] = 1.0
+                arr[o_challenger + (s.challenger - me) % n] = 1.0
             if phase == "lose" and s.loser is not None:
-                arr[off["loser"] + (s.loser - me) % n] = 1.0
+                arr[o_loser + (s.loser - me) % n] = 1.0
             if phase == "exchange" and me == actor:
                 for card in s.drawn:
-                    arr[off["drawn"] + SLOT[card]] += 0.5
+                    arr[o_drawn + SLOT[card]] += 0.5
             elif phase == "examine" and (me == actor or me == s.target):
-                arr[off["shown.card"] + SLOT[s.shown]] = 1.0
-                arr[off["shown.seat"] + (s.target - me) % n] = 1.0
+                arr[o_shown_card + SLOT[s.shown]] = 1.0
+                arr[o_shown_seat + (s.target - me) % n] = 1.0
         if s.known_court:
             for card in s.known_court.get(me, ()):
-                arr[off["known.court"] + SLOT[card]] += 0.5
+                arr[o_known_court + SLOT[card]] += 0.5
         if self.history:
-            b = off["history"]
+            b = o_history
             arr[b : b + len(self._empty_history)] = self._history_block(s.history, me)
         out = np.frombuffer(arr, dtype=np.float32)
         if self._clip:
