@@ -11,13 +11,8 @@ before it challenges or bluffs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from coup.bots.honest import HonestBot
 from coup.bots.knowledge import Knowledge, blockers_of, claim_of
-
-if TYPE_CHECKING:
-    from coup import Move, State
 
 
 class HeuristicBot(HonestBot):
@@ -36,19 +31,32 @@ class HeuristicBot(HonestBot):
         self.coup_chance = coup_chance
         self.challenge_chance = challenge_chance
         self.block_bluff_chance = block_bluff_chance
-        self._game: tuple[object, ...] | None = None
+        self._game: tuple[int, tuple[str, ...], tuple[str, ...]] | None = None
+        self._seen = 0
         self.bluffer = False
 
-    def choose(self, state: State, seat: int) -> Move:
-        self._new_game_check(state, seat)
-        return super().choose(state, seat)
+    def observe(self, know: Knowledge) -> None:
+        """Decide once per game whether this bot bluffs in it.
 
-    def _new_game_check(self, state: State, seat: int) -> None:
-        """Decide once per game whether this bot bluffs in it."""
-        game = (id(state), seat)
-        if game != self._game:
-            self._game = game
+        A game is recognised by its seat, the names and the opening moves; a history
+        shorter than last time also means a new game.
+        """
+        history = know.view["history"]
+        names = tuple(p["name"] for p in know.players)
+        opening = tuple(str(entry["move"]) for entry in history[:3])
+        last = self._game
+        common = min(len(opening), len(last[2])) if last else 0
+        if (
+            last is None
+            or len(history) < self._seen
+            or (know.seat, names) != last[:2]
+            or opening[:common] != last[2][:common]
+        ):
             self.bluffer = self.rng.random() < self.bluff_chance
+            self._game = (know.seat, names, opening)
+        elif len(opening) > len(last[2]):
+            self._game = (know.seat, names, opening)
+        self._seen = len(history)
 
     # -- bluffing rules ------------------------------------------------------------------
     def may_bluff(self, know: Knowledge, character: str) -> bool:

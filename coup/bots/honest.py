@@ -27,8 +27,12 @@ class HonestBot:
             return legal[0]
         moves = {str(m): m for m in legal}
         know = Knowledge(state.view(seat))
+        self.observe(know)
         text = self.decide(know, list(moves))
         return moves[text] if text in moves else legal[0]
+
+    def observe(self, know: Knowledge) -> None:
+        """Called with every view before deciding (subclasses keep per-game state)."""
 
     # ------------------------------------------------------------------------------------
     def decide(self, know: Knowledge, legal: list[str]) -> str:

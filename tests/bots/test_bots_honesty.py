@@ -104,3 +104,23 @@ def test_blockers_table_matches_engine() -> None:
         for action in ("foreign_aid", "assassinate", "steal", "tax", "exchange"):
             assert knowledge.blockers_of(action, variant) == blockers_of(action, variant)
             assert knowledge.claim_of(action, variant) == claim_of(action, variant)
+
+
+def test_heuristic_decides_per_game_whether_to_bluff() -> None:
+    bot = bots.make("heuristic", seed=3)
+    other = bots.make("heuristic", seed=4)
+    decided = []
+    for game in range(24):
+        state = coup.new_game(players=2, seed=game)
+        seen = set()
+        while not state.over:
+            seat = state.waiting[0]
+            if seat == 0:
+                move = bot.choose(state, 0)
+                seen.add(bot.bluffer)  # type: ignore[attr-defined]
+            else:
+                move = other.choose(state, 1)
+            state.play(seat, move)
+        assert len(seen) == 1  # one decision for the whole game
+        decided += seen
+    assert 4 <= sum(decided) <= 20  # about half the games
