@@ -13,8 +13,9 @@
   ask seats one by one clockwise from the actor. Actions are the integers of
   :mod:`coup.envs.actions` (targets relative to the mover); ``action_to_string`` gives the
   notation with absolute seats (``"steal 2"``).
-* **Chance, explicitly.** The game starts with chance nodes that deal the cards one at a
-  time: hands seat by seat, then the Court from the top (in a two-player draft game, one
+* **Chance, explicitly.** The game starts with a chance node that picks the starting seat
+  (each seat equally likely; parameter ``first`` fixes it instead), then chance nodes that
+  deal the cards one at a time: hands seat by seat, then the Court from the top (in a two-player draft game, one
   card each and the three Court cards). Each deal node's outcomes are the character slots
   still in the deck, with probability proportional to the copies left; when only one
   character is left, the rest is dealt without asking. Then four chance nodes pick the
@@ -60,6 +61,7 @@ _DEFAULTS: dict[str, Any] = {
     "max_moves": 1000,
     "draft": "auto",
     "history": 12,
+    "first": -1,
 }
 
 GAME_TYPE = pyspiel.GameType(
@@ -105,6 +107,11 @@ class Rules:
         self.deck = Counter({slot: copies for slot in range(5)})
         self.slots = slots
         self.deal_size = 5 if draft else 5 * copies
+        self.first = int(merged["first"])
+        if not -1 <= self.first < players:
+            raise ValueError(f"first must be a seat 0..{players - 1}, or -1 (chance)")
+        #: chance nodes before the deal: the starting seat, unless fixed
+        self.first_nodes = 1 if self.first == -1 else 0
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
         return self
@@ -136,7 +143,7 @@ class CoupGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=-1.0 / (players - 1),
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=rules.max_moves + rules.deal_size + SEED_BYTES,
+            max_game_length=rules.max_moves + rules.first_nodes + rules.deal_size + SEED_BYTES,
         )
         super().__init__(GAME_TYPE, info, merged)
 
@@ -164,6 +171,7 @@ class CoupState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: CoupGame) -> None:
         super().__init__(game)
         self.rules = game.rules
+        self.first: int | None = None if game.rules.first == -1 else game.rules.first
         self.dealt: list[int] = []
         self.seed_bytes: list[int] = []
         self._engine = _Engine(None)
@@ -196,6 +204,9 @@ class CoupState(pyspiel.State):  # type: ignore[misc]
         return sorted(self.rules.actions.actions(self.engine.legal(player), player))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.first is None:
+            n = self.rules.players
+            return [(seat, 1.0 / n) for seat in range(n)]
         if len(self.dealt) < self.rules.deal_size:
             left = self._left()
             total = sum(left.values())
@@ -211,7 +222,9 @@ class CoupState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         game = self.rules
         if self.engine is None:
-            if len(self.dealt) < game.deal_size:
+            if self.first is None:
+                self.first = int(action)
+            elif len(self.dealt) < game.deal_size:
                 self.dealt.append(int(action))
                 left = +self._left()
                 if len(left) == 1:  # one character left: deal the rest without asking
@@ -236,7 +249,12 @@ class CoupState(pyspiel.State):  # type: ignore[misc]
         deal = {"hands": hands, "court": cards[per_hand * n :]}
         seed = int.from_bytes(bytes(self.seed_bytes), "big")
         self._engine.state = coup.new_game(
-            players=n, seed=seed, characters=game.characters, draft=game.draft, deal=deal
+            players=n,
+            seed=seed,
+            characters=game.characters,
+            draft=game.draft,
+            deal=deal,
+            first=self.first,
         )
         self._remember()
 
@@ -263,6 +281,8 @@ class CoupState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         game = self.rules
         if player == pyspiel.PlayerId.CHANCE:
+            if self.first is None:
+                return f"first seat {action}"
             if len(self.dealt) < game.deal_size:
                 return f"deal {game.slots[action]}"
             return f"seed byte {action}"
@@ -291,7 +311,10 @@ class CoupState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         if self.engine is None:
-            return f"dealing: {len(self.dealt)} cards, {len(self.seed_bytes)} seed bytes"
+            return (
+                f"first seat {self.first}; dealing: {len(self.dealt)} cards, "
+                f"{len(self.seed_bytes)} seed bytes"
+            )
         return describe(self.engine)
 
 
@@ -317,7 +340,8 @@ class CoupObserver:
 
     def string_from(self, state: CoupState, player: int) -> str:
         if state.engine is None:
-            return f"seat {player} dealt {' '.join(_own_dealt(state, player))}"
+            cards = " ".join(_own_dealt(state, player))
+            return f"seat {player} first {state.first} dealt {cards}"
         view = state.engine.view(player)
         if not self.perfect_recall:
             view["history"] = view["history"][-self.game.history_window :]

@@ -69,10 +69,17 @@ def test_returns_are_zero_sum() -> None:
 
 def test_only_own_cards_are_observed_during_the_deal() -> None:
     state = load(players=3).new_initial_state()
+    assert [p for _, p in state.chance_outcomes()] == pytest.approx([1 / 3] * 3)
+    state.apply_action(2)  # seat 2 starts
     for _ in range(4):  # seats 0 and 1 have their cards
         state.apply_action(state.chance_outcomes()[0][0])
     assert state.information_state_string(0) != state.information_state_string(1)
-    assert state.information_state_string(2) == "seat 2 dealt "
+    assert state.information_state_string(2) == "seat 2 first 2 dealt "
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[-1][0])
+    assert state.current_player() == 2
+    fixed = load(players=3, first=1).new_initial_state()
+    assert len(fixed.chance_outcomes()) == 5  # the deal begins at once
 
 
 def test_resampling_keeps_the_information_state() -> None:
