@@ -254,7 +254,7 @@ class CoupState(pyspiel.State):  # type: ignore[misc]
             characters=game.characters,
             draft=game.draft,
             deal=deal,
-            first=self.first,
+            first=self.first or 0,  # set by its chance node before the deal
         )
         self._remember()
 
