@@ -37,6 +37,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--away", type=float, default=30.0, help="seconds a disconnected player is waited for"
     )
+    p.add_argument(
+        "--http-rate",
+        type=float,
+        default=2.0,
+        help="table creations/joins per second per address, after a burst of 60 (0 = no limit)",
+    )
     p.add_argument("--log-level", default="warning", help="uvicorn log level (warning)")
     return p
 
@@ -56,7 +62,13 @@ def main(argv: list[str]) -> int:
         engine_url(args.db)
         if args.bus.split("://", 1)[0] not in BACKENDS:
             raise ValueError(f"unsupported bus URL {args.bus!r} (use memory://)")
-        app = create_app(args.db, args.bus, bot_delay=args.bot_delay, away_seconds=args.away)
+        app = create_app(
+            args.db,
+            args.bus,
+            bot_delay=args.bot_delay,
+            away_seconds=args.away,
+            http_rate=args.http_rate,
+        )
     except ValueError as exc:
         print(f"coup serve: {exc}", file=sys.stderr)
         return 2

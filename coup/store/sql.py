@@ -1,21 +1,33 @@
-"""The SQL store (SQLAlchemy 2 async Core): SQLite by default, PostgreSQL by URL."""
+"""The SQL store (SQLAlchemy 2 Core): SQLite by default, PostgreSQL by URL.
+
+Every operation is one transaction written as a plain function of a SQLAlchemy
+`Connection`; how it runs depends on the database:
+
+- `postgresql://...`: the async engine (asyncpg), through `AsyncConnection.run_sync`.
+- `sqlite:///FILE` (the default): one writer thread with the standard `sqlite3` driver,
+  one thread hop per transaction. SQLite has a single writer anyway, and going through
+  aiosqlite costs a thread hop per *statement*: measured here, 158 transactions/s with
+  aiosqlite against 2,100/s this way, under the same load.
+- `sqlite+aiosqlite:///FILE`: the async aiosqlite engine (kept for comparison and tests).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import delete, event, insert, select, update
+from sqlalchemy import Connection, Engine, create_engine, delete, event, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from coup.store import schema as s
 
 Row = dict[str, Any]
+T = TypeVar("T")
 
 
 class Conflict(Exception):
@@ -41,14 +53,13 @@ class TableData:
 
 
 def engine_url(url: str) -> str:
-    """`sqlite:///x.db` -> `sqlite+aiosqlite:///x.db`; `postgresql://` -> asyncpg."""
-    if url.startswith("sqlite://"):
-        return "sqlite+aiosqlite://" + url[len("sqlite://") :]
+    """The SQLAlchemy URL: `sqlite:///x.db` (sqlite3 in a writer thread),
+    `sqlite+aiosqlite:///x.db`, or `postgresql+asyncpg://...` for `postgresql://...`."""
+    if url.startswith(("sqlite:///", "sqlite+aiosqlite:///", "postgresql+asyncpg://")):
+        return url
     for prefix in ("postgresql://", "postgres://"):
         if url.startswith(prefix):
             return "postgresql+asyncpg://" + url[len(prefix) :]
-    if url.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
-        return url
     raise ValueError(f"unsupported database URL {url!r} (use sqlite:///FILE or postgresql://...)")
 
 
@@ -58,54 +69,76 @@ async def open_store(url: str) -> SqlStore:
     return store
 
 
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")  # with synchronous=NORMAL: survives kill -9
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA busy_timeout=10000")
+    cur.close()
+
+
 class SqlStore:
     def __init__(self, url: str) -> None:
         self.url = url
         full = engine_url(url)
         self.sqlite = full.startswith("sqlite")
-        kwargs: dict[str, Any] = {}
-        if not self.sqlite:
-            kwargs = {"pool_size": 10, "max_overflow": 20}
-        self.engine: AsyncEngine = create_async_engine(full, **kwargs)
-        # SQLite has one writer at a time: serialize our own writes instead of letting
-        # connections wait on the file lock.
+        self.sync_engine: Engine | None = None
+        self.engine: AsyncEngine | None = None
+        self._executor: ThreadPoolExecutor | None = None
         self._write_lock = asyncio.Lock()
-        if self.sqlite:
+        if full.startswith("sqlite:///"):
+            self.sync_engine = create_engine(full)
+            event.listen(self.sync_engine, "connect", _sqlite_pragmas)
+            self._executor = ThreadPoolExecutor(1, thread_name_prefix="coup-store")
+        else:
+            kwargs: dict[str, Any] = {}
+            if not self.sqlite:
+                kwargs = {"pool_size": 10, "max_overflow": 20}
+            self.engine = create_async_engine(full, **kwargs)
+            if self.sqlite:
+                event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
 
-            @event.listens_for(self.engine.sync_engine, "connect")
-            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
-                cur = dbapi_conn.cursor()
-                cur.execute("PRAGMA journal_mode=WAL")  # survives kill -9 with NORMAL sync
-                cur.execute("PRAGMA synchronous=NORMAL")
-                cur.execute("PRAGMA busy_timeout=10000")
-                cur.close()
+    async def _run(self, fn: Callable[[Connection], T]) -> T:
+        """Run `fn` in one transaction; commit if it returns, roll back if it raises."""
+        if self.sync_engine is not None:
+            engine = self.sync_engine
+
+            def tx() -> T:
+                with engine.begin() as conn:
+                    return fn(conn)
+
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._executor, tx)
+        assert self.engine is not None
+        if self.sqlite:  # aiosqlite: one writer at a time, without waiting on file locks
+            async with self._write_lock, self.engine.begin() as aconn:
+                return await aconn.run_sync(fn)
+        async with self.engine.begin() as aconn:
+            return await aconn.run_sync(fn)
 
     async def create(self) -> None:
-        async with self.engine.begin() as conn:
-            await conn.run_sync(s.metadata.create_all)
+        await self._run(lambda conn: s.metadata.create_all(conn))
 
     async def drop_all(self) -> None:
-        async with self.engine.begin() as conn:
-            await conn.run_sync(s.metadata.drop_all)
+        await self._run(lambda conn: s.metadata.drop_all(conn))
 
     async def close(self) -> None:
-        await self.engine.dispose()
-
-    @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[AsyncConnection]:
-        if self.sqlite:
-            async with self._write_lock, self.engine.begin() as conn:
-                yield conn
-        else:
-            async with self.engine.begin() as conn:
-                yield conn
+        if self.engine is not None:
+            await self.engine.dispose()
+        if self.sync_engine is not None:
+            assert self._executor is not None
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(self._executor, self.sync_engine.dispose)
+            self._executor.shutdown(wait=True)
 
     # ---- writes -------------------------------------------------------------------
     async def create_table(self, row: Row, settings: dict[str, Any], seats: list[Row]) -> None:
-        async with self._tx() as conn:
-            await conn.execute(insert(s.tables).values(**row, settings=json.dumps(settings)))
+        def fn(conn: Connection) -> None:
+            conn.execute(insert(s.tables).values(**row, settings=json.dumps(settings)))
             if seats:
-                await conn.execute(insert(s.seats), [{**x, "table_id": row["id"]} for x in seats])
+                conn.execute(insert(s.seats), [{**x, "table_id": row["id"]} for x in seats])
+
+        await self._run(fn)
 
     async def save_lobby(
         self,
@@ -116,33 +149,18 @@ class SqlStore:
         status: str,
         seats: list[Row],
     ) -> None:
-        async with self._tx() as conn:
-            await conn.execute(
+        def fn(conn: Connection) -> None:
+            conn.execute(
                 update(s.tables)
                 .where(s.tables.c.id == table_id)
                 .values(version=version, settings=json.dumps(settings), status=status)
             )
-            await self._replace_seats(conn, table_id, seats)
+            _replace_seats(conn, table_id, seats)
 
-    async def _replace_seats(self, conn: AsyncConnection, table_id: str, seats: list[Row]) -> None:
-        await conn.execute(delete(s.seats).where(s.seats.c.table_id == table_id))
-        if seats:
-            await conn.execute(insert(s.seats), [{**x, "table_id": table_id} for x in seats])
-
-    async def _replace_deadlines(
-        self, conn: AsyncConnection, table_id: str, deadlines: list[Row]
-    ) -> None:
-        await conn.execute(delete(s.deadlines).where(s.deadlines.c.table_id == table_id))
-        if deadlines:
-            await conn.execute(
-                insert(s.deadlines), [{**d, "table_id": table_id} for d in deadlines]
-            )
+        await self._run(fn)
 
     async def set_version(self, table_id: str, version: int) -> None:
-        async with self._tx() as conn:
-            await conn.execute(
-                update(s.tables).where(s.tables.c.id == table_id).values(version=version)
-            )
+        await self._run(lambda conn: _set_version(conn, table_id, version))
 
     async def start_game(
         self,
@@ -157,14 +175,14 @@ class SqlStore:
         events: list[Row],
         deadlines: list[Row],
     ) -> None:
-        async with self._tx() as conn:
-            await conn.execute(
+        def fn(conn: Connection) -> None:
+            conn.execute(
                 update(s.tables)
                 .where(s.tables.c.id == table_id)
                 .values(version=version, status="playing", games=games)
             )
-            await self._replace_seats(conn, table_id, seats)
-            await conn.execute(
+            _replace_seats(conn, table_id, seats)
+            conn.execute(
                 insert(s.games).values(
                     **game,
                     table_id=table_id,
@@ -173,8 +191,10 @@ class SqlStore:
                 )
             )
             if events:
-                await conn.execute(insert(s.events), [{**e, "table_id": table_id} for e in events])
-            await self._replace_deadlines(conn, table_id, deadlines)
+                conn.execute(insert(s.events), [{**e, "table_id": table_id} for e in events])
+            _replace_deadlines(conn, table_id, deadlines)
+
+        await self._run(fn)
 
     async def append_events(
         self,
@@ -187,67 +207,67 @@ class SqlStore:
         last_winner: str | None = None,
     ) -> None:
         """Append moves (normally one) to a game's log; raise Conflict if a seq is taken."""
-        try:
-            async with self._tx() as conn:
-                await conn.execute(insert(s.events), [{**e, "table_id": table_id} for e in events])
-                values: Row = {"version": version}
-                if finish is not None:
-                    values.update(status="over", last_winner=last_winner)
-                    game = events[-1]["game"]
-                    await conn.execute(
-                        update(s.games)
-                        .where(s.games.c.table_id == table_id, s.games.c.game == game)
-                        .values(**finish)
-                    )
-                await conn.execute(
-                    update(s.tables).where(s.tables.c.id == table_id).values(**values)
+
+        def fn(conn: Connection) -> None:
+            conn.execute(insert(s.events), [{**e, "table_id": table_id} for e in events])
+            values: Row = {"version": version}
+            if finish is not None:
+                values.update(status="over", last_winner=last_winner)
+                conn.execute(
+                    update(s.games)
+                    .where(s.games.c.table_id == table_id, s.games.c.game == events[-1]["game"])
+                    .values(**finish)
                 )
-                await self._replace_deadlines(conn, table_id, deadlines)
+            conn.execute(update(s.tables).where(s.tables.c.id == table_id).values(**values))
+            _replace_deadlines(conn, table_id, deadlines)
+
+        try:
+            await self._run(fn)
         except IntegrityError as exc:
             raise Conflict(str(exc)) from exc
 
     async def save_deadlines(self, table_id: str, *, version: int, deadlines: list[Row]) -> None:
-        async with self._tx() as conn:
-            await conn.execute(
-                update(s.tables).where(s.tables.c.id == table_id).values(version=version)
-            )
-            await self._replace_deadlines(conn, table_id, deadlines)
+        def fn(conn: Connection) -> None:
+            _set_version(conn, table_id, version)
+            _replace_deadlines(conn, table_id, deadlines)
+
+        await self._run(fn)
 
     async def add_chat(self, table_id: str, message: Row, *, version: int) -> int:
-        async with self._tx() as conn:
-            result = await conn.execute(
+        def fn(conn: Connection) -> int:
+            result = conn.execute(
                 insert(s.chat).values(**message, table_id=table_id).returning(s.chat.c.id)
             )
             chat_id = int(result.scalar_one())
-            await conn.execute(
-                update(s.tables).where(s.tables.c.id == table_id).values(version=version)
-            )
-        return chat_id
+            _set_version(conn, table_id, version)
+            return chat_id
+
+        return await self._run(fn)
 
     # ---- reads --------------------------------------------------------------------
     async def open_tables(self) -> list[str]:
-        async with self.engine.connect() as conn:
-            result = await conn.execute(select(s.tables.c.id).where(s.tables.c.status == "playing"))
-            return [r[0] for r in result]
+        def fn(conn: Connection) -> list[str]:
+            rows = conn.execute(select(s.tables.c.id).where(s.tables.c.status == "playing"))
+            return [r[0] for r in rows]
+
+        return await self._run(fn)
 
     async def load_table(self, table_id: str, chat_limit: int = 50) -> TableData | None:
-        async with self.engine.connect() as conn:
-            row = (await conn.execute(select(s.tables).where(s.tables.c.id == table_id))).first()
+        def fn(conn: Connection) -> TableData | None:
+            row = conn.execute(select(s.tables).where(s.tables.c.id == table_id)).first()
             if row is None:
                 return None
             trow = dict(row._mapping)
             seats = [
                 dict(r._mapping)
-                for r in await conn.execute(
+                for r in conn.execute(
                     select(s.seats).where(s.seats.c.table_id == table_id).order_by(s.seats.c.seat)
                 )
             ]
-            game = None
-            if trow["games"] > 0:
-                game = await self._load_game(conn, table_id, trow["games"])
+            game = _load_game(conn, table_id, trow["games"]) if trow["games"] > 0 else None
             chat = [
                 dict(r._mapping)
-                for r in await conn.execute(
+                for r in conn.execute(
                     select(s.chat)
                     .where(s.chat.c.table_id == table_id)
                     .order_by(s.chat.c.id.desc())
@@ -256,34 +276,48 @@ class SqlStore:
             ][::-1]
             deadlines = [
                 dict(r._mapping)
-                for r in await conn.execute(
-                    select(s.deadlines).where(s.deadlines.c.table_id == table_id)
-                )
+                for r in conn.execute(select(s.deadlines).where(s.deadlines.c.table_id == table_id))
             ]
-        settings = json.loads(trow.pop("settings"))
-        return TableData(trow, settings, seats, game, chat, deadlines)
+            settings = json.loads(trow.pop("settings"))
+            return TableData(trow, settings, seats, game, chat, deadlines)
+
+        return await self._run(fn)
 
     async def load_game(self, table_id: str, game: int) -> GameData | None:
-        async with self.engine.connect() as conn:
-            return await self._load_game(conn, table_id, game)
+        return await self._run(lambda conn: _load_game(conn, table_id, game))
 
-    async def _load_game(self, conn: AsyncConnection, table_id: str, game: int) -> GameData | None:
-        row = (
-            await conn.execute(
-                select(s.games).where(s.games.c.table_id == table_id, s.games.c.game == game)
-            )
-        ).first()
-        if row is None:
-            return None
-        grow = dict(row._mapping)
-        events = [
-            dict(r._mapping)
-            for r in await conn.execute(
-                select(s.events)
-                .where(s.events.c.table_id == table_id, s.events.c.game == game)
-                .order_by(s.events.c.seq)
-            )
-        ]
-        header = json.loads(grow.pop("header"))
-        members = json.loads(grow.pop("members"))
-        return GameData(grow, header, members, events)
+
+def _set_version(conn: Connection, table_id: str, version: int) -> None:
+    conn.execute(update(s.tables).where(s.tables.c.id == table_id).values(version=version))
+
+
+def _replace_seats(conn: Connection, table_id: str, seats: list[Row]) -> None:
+    conn.execute(delete(s.seats).where(s.seats.c.table_id == table_id))
+    if seats:
+        conn.execute(insert(s.seats), [{**x, "table_id": table_id} for x in seats])
+
+
+def _replace_deadlines(conn: Connection, table_id: str, deadlines: list[Row]) -> None:
+    conn.execute(delete(s.deadlines).where(s.deadlines.c.table_id == table_id))
+    if deadlines:
+        conn.execute(insert(s.deadlines), [{**d, "table_id": table_id} for d in deadlines])
+
+
+def _load_game(conn: Connection, table_id: str, game: int) -> GameData | None:
+    row = conn.execute(
+        select(s.games).where(s.games.c.table_id == table_id, s.games.c.game == game)
+    ).first()
+    if row is None:
+        return None
+    grow = dict(row._mapping)
+    events = [
+        dict(r._mapping)
+        for r in conn.execute(
+            select(s.events)
+            .where(s.events.c.table_id == table_id, s.events.c.game == game)
+            .order_by(s.events.c.seq)
+        )
+    ]
+    header = json.loads(grow.pop("header"))
+    members = json.loads(grow.pop("members"))
+    return GameData(grow, header, members, events)

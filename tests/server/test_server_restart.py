@@ -93,13 +93,16 @@ async def test_kill_mid_game_and_finish(restartable: ServerProcess) -> None:
 
 async def test_running_timer_survives_a_kill(restartable: ServerProcess) -> None:
     base = restartable.base
-    made = await create_table(base, "Mahshid", {"seats": 2, "draft": False, "turn_timer": 5})
+    settings = {"seats": 2, "draft": False, "turn_timer": 5, "reaction_timer": 3}
+    made = await create_table(base, "Mahshid", settings)
     table, token = made["table"], made["token"]
     host = await SeatClient(base, table, token).connect()
     await host.send("add_bot", seat=1)
     await host.wait(lambda v: all(v["table"]["seats"]))
     await host.send("start")
-    mine = await host.wait(lambda v: v["game"] is not None and bool(v["game"]["legal"]))
+    mine = await host.wait(
+        lambda v: v["game"] is not None and "income" in v["game"]["legal"], timeout=20
+    )
     deadline = mine["table"]["deadline"]
     assert deadline["kind"] == "turn" and deadline["seats"] == [0] and deadline["seconds"] == 5
     restartable.kill()
@@ -110,8 +113,11 @@ async def test_running_timer_survives_a_kill(restartable: ServerProcess) -> None
     now = await back.wait(lambda v: v["table"]["seats"][0]["connected"])
     assert now["table"]["deadline"]["at"] == deadline["at"]  # the same clock, not a new one
     # Nobody moves: the timer plays the default move (income) and says so.
-    done = await back.wait(lambda v: v["table"]["timeouts"], timeout=15)
-    timeout = done["table"]["timeouts"][0]
+    start = len(mine["game"]["history"])
+    done = await back.wait(
+        lambda v: any(t["index"] >= start for t in v["table"]["timeouts"]), timeout=20
+    )
+    timeout = next(t for t in done["table"]["timeouts"] if t["index"] >= start)
     assert timeout["seat"] == 0
     played = done["game"]["history"][timeout["index"]]
     assert played["seat"] == 0 and played["move"] in ("income", "coup 1")

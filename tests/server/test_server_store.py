@@ -12,10 +12,12 @@ import pytest
 from coup.store import Conflict, SqlStore, open_store
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", "aiosqlite", "postgresql"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[SqlStore]:
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path / 'store.db'}"
+    elif request.param == "aiosqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'store.db'}"
     else:
         url = os.environ.get("COUP_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
     try:
