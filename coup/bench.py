@@ -7,7 +7,7 @@
 * the cost of `clone()`, `determinize()` and `view()` on mid-game states (median µs);
 * coupml, 4 players, same method, in its own venv (see `coup.bench_coupml`), and the
   ratio ours/coupml (the goal is 3x or more);
-* the learning environments' steps/s, if `coup.envs.bench` is there.
+* the learning environments' decisions/s (CPU time), if `coup.envs.bench` is there.
 """
 
 from __future__ import annotations
@@ -248,9 +248,13 @@ def report(r: dict[str, Any]) -> str:
     if "error" in envs:
         lines.append(f"learning environments not measured: {envs['error']}")
     else:
-        lines.append("learning environments (coup.envs.bench, 4 players, random moves, wall time)")
+        lines.append(
+            "learning environments (coup.envs.bench, 4 players, random moves, CPU time; "
+            "gymnasium_agent counts the agent's steps only)"
+        )
         for name, rate in envs.items():
-            lines.append(f"  {name:<22} {rate:>12,.0f} steps/s")
+            unit = "steps/s" if name == "gymnasium_agent" else "decisions/s"
+            lines.append(f"  {name:<22} {rate:>12,.0f} {unit}")
     return "\n".join(lines)
 
 
