@@ -1,5 +1,5 @@
 // The page's controller: routing (/ and /t/{table}), the connection, and which screen shows.
-import { clear, h, toast } from "./dom.js";
+import { clear, copyText, h, toast } from "./dom.js";
 import { LANGUAGES, language, onLanguage, pickLanguage, setLanguage, t, has, num } from "./i18n.js";
 import { renderHome } from "./home.js";
 import { renderLobby } from "./lobby.js";
@@ -133,7 +133,15 @@ function renderScreen() {
   const msg = app.msg;
   if (!msg) return;
   const info = clear(document.getElementById("topbar-info"));
-  info.append(h("span", { class: "table-chip", title: msg.table.id, text: t("table.chip", { id: msg.table.id.slice(0, 6) }) }));
+  const link = `${location.origin}/t/${msg.table.id}`;
+  info.append(h("button", { type: "button", class: "table-chip", id: "chip-link", title: t("lobby.copy"),
+    onclick: async () => toast(await copyText(link) ? t("lobby.copied") : t("lobby.copy_failed")),
+    text: t("table.chip", { id: msg.table.id.slice(0, 6) }) }));
+  if (msg.you?.seat !== null && msg.you?.seat !== undefined && msg.table.status !== "lobby") {
+    info.append(h("button", { type: "button", class: "table-chip rejoin-chip", id: "chip-rejoin", title: t("lobby.rejoin_hint"),
+      onclick: async () => toast(await copyText(app.rejoinLink()) ? t("lobby.copied") : t("lobby.copy_failed")),
+      text: t("table.my_link") }));
+  }
   if (msg.you?.seat === null || msg.you?.seat === undefined) info.append(h("span", { class: "tag tag-watch", text: t("table.watching") }));
   const status = msg.table.status;
   if (status === "lobby" || !msg.game || (status === "over" && app.forceLobby)) {

@@ -16,7 +16,7 @@ export function renderTable(root, ctx) {
 
   const board = h("section", { class: `board${ui.verb ? " targeting" : ""}`, "aria-label": t("table.board") });
   const order = seated ? opponentOrder(view, me) : opponentOrder(view, null);
-  board.append(h("div", { class: `seats n${order.length}` }, ...order.map((s) => seatTile(ctx, s))));
+  board.append(h("div", { class: `seats n${order.length}${order.length >= 5 ? " many" : ""}` }, ...order.map((s) => seatTile(ctx, s))));
   board.append(centre(ctx));
   if (seated) board.append(myArea(ctx));
   else board.append(h("div", { class: "spectating", text: t("table.spectating") }));
