@@ -4,6 +4,7 @@ machine, legal moves, per-seat views, records and replay. Standard library only.
 from __future__ import annotations
 
 import secrets
+from functools import lru_cache
 from typing import Any
 
 from .cards import CHARACTERS, VARIANTS, characters_in, default_copies
@@ -21,6 +22,24 @@ from .settings import Deal, Settings, SettingsError, check_deal
 from .state import PHASES, State
 
 
+@lru_cache(maxsize=16)
+def _default_names(players: int) -> tuple[str, ...]:
+    return tuple(f"Player {i + 1}" for i in range(max(players, 0)))
+
+
+def _settings(*args: Any) -> Settings:
+    """Settings.make, remembered per table shape (keyed by type too: True is not 1)."""
+    try:
+        return _checked_settings(tuple((type(a), a) for a in args))
+    except TypeError:  # unhashable arguments: check them the long way (and say why)
+        return Settings.make(*args)
+
+
+@lru_cache(maxsize=64)
+def _checked_settings(typed: tuple[tuple[type, Any], ...]) -> Settings:
+    return Settings.make(*(a for _, a in typed))
+
+
 def new_game(
     players: int | list[str] | tuple[str, ...] = 4,
     seed: int | None = None,
@@ -36,10 +55,10 @@ def new_game(
     if isinstance(players, (list, tuple)):
         names = tuple(str(p) for p in players)
     elif type(players) is int:
-        names = tuple(f"Player {i + 1}" for i in range(max(players, 0)))
+        names = _default_names(players)
     else:
         raise SettingsError(f"players must be a count or a list of names, not {players!r}")
-    settings = Settings.make(len(names), characters, copies, draft, treasury, first)
+    settings = _settings(len(names), characters, copies, draft, treasury, first)
     if seed is None:
         seed = secrets.randbits(128)
     elif type(seed) is not int:

@@ -33,12 +33,11 @@ def shuffle(state: int, items: list[T]) -> int:
 
     Index j for position i is ``(output * (i + 1)) >> 64`` (Lemire's multiply-shift).
     """
+    mask = _MASK
     for i in range(len(items) - 1, 0, -1):
-        state = (state + 0x9E3779B97F4A7C15) & _MASK
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        z ^= z >> 31
-        j = (z * (i + 1)) >> 64
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        j = ((z ^ (z >> 31)) * (i + 1)) >> 64
         items[i], items[j] = items[j], items[i]
     return state
