@@ -150,6 +150,8 @@ function renderScreen() {
   } else {
     screen.dataset.screen = "table";
     const ctx = tableCtx();
+    const mine = (msg.game.legal || []).length > 0;
+    document.title = mine ? `● ${t("table.your_decision")} — ${t("app.name")}` : t("app.name");
     renderTable(screen, ctx);
     if (status === "over" && msg.you?.host) {
       const btns = screen.querySelector(".end-buttons");

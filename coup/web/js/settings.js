@@ -60,7 +60,7 @@ export function settingsForm(config, values, { onChange, disabled = false } = {}
     row("settings.turn_timer", turn),
     row("settings.reaction_timer", reaction),
     row("settings.bot_level", level));
-  if (onChange) el.addEventListener("change", (ev) => { if (!ev.target.matches("select[name$=timer]")) onChange(); });
+  if (onChange) el.addEventListener("change", (ev) => { if (!ev.target.matches("select[name$=timer], input[name$=_custom]")) onChange(); });
   const timerValue = (wrap, name) => {
     const sel = wrap.querySelector(`select[name=${name}]`);
     if (sel.value !== "custom") return Number(sel.value);
