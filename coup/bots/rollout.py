@@ -37,15 +37,19 @@ class Playout:
     # ------------------------------------------------------------------------------------
     def run(self, world: State, rng: random.Random, limit: int = 400) -> int:
         """Play ``world`` on to the end (or ``limit`` decisions); returns the decisions made."""
+        # The moves come from the engine's own legal list, so the playout applies them
+        # without the legality check of ``play`` (the hot loop of the search).
         steps = 0
+        apply, autoplay = world._apply, world._autoplay
         while world.phase != "over" and steps < limit:
             seat = world.waiting[0]
-            world.play(seat, self.move(world, seat, rng))
+            apply(seat, self.move(world, seat, rng), False)
+            autoplay()
             steps += 1
         return steps
 
     def move(self, w: State, seat: int, rng: random.Random) -> Move:
-        legal = w.legal(seat)
+        legal = w._legal_for(seat)
         if len(legal) == 1:
             return legal[0]
         phase = w.phase

@@ -10,7 +10,8 @@ For each decision it
    policy (`rollout.Playout`), and keeps the better half of the moves, round after round
    (successive halving), until one is left.
 
-The budget is a number of playouts (``sims``), so the bot is deterministic for a seed.
+The budget is counted in playout steps (``steps``; or whole playouts, ``sims``), never
+in seconds, so the bot is deterministic for a seed.
 """
 
 from __future__ import annotations
@@ -36,8 +37,12 @@ DRAFT_PRIOR: dict[str, float] = {
     "ambassador": 0.08,
     "inquisitor": 0.08,
 }
-#: Playouts per decision by number of players still in (more players, longer playouts).
-DEFAULT_SIMS: dict[int, int] = {2: 800, 3: 500, 4: 360, 5: 280, 6: 220}
+#: The budget per decision, in playout steps (one engine move each); about 0.1 s here.
+DEFAULT_STEPS = 14_000
+#: What one playout costs beyond its steps (clone, first move), in steps.
+STEP_OVERHEAD = 4
+#: Samples per round at most, however cheap the playouts.
+MAX_SAMPLES = 400
 
 
 class SearchBot:
@@ -46,6 +51,7 @@ class SearchBot:
     def __init__(
         self,
         seed: int | None = None,
+        steps: int = DEFAULT_STEPS,
         sims: int | None = None,
         worlds: int = 48,
         oversample: int = 3,
@@ -55,6 +61,7 @@ class SearchBot:
         **playout: float,
     ) -> None:
         self.rng = random.Random(seed)
+        self.steps = steps
         self.sims = sims
         self.worlds = worlds
         self.oversample = oversample
@@ -72,13 +79,12 @@ class SearchBot:
             return legal[0]
         know = Knowledge(state.view(seat))
         guess = self.guide.choose(state, seat)
-        alive = sum(1 for p in know.players if p["alive"])
-        sims = self.sims or DEFAULT_SIMS.get(alive, 180)
-        worlds = self.sample_worlds(state, seat, know, min(self.worlds, sims))
+        budget = self.sims or self.steps
+        worlds = self.sample_worlds(state, seat, know, min(self.worlds, budget))
         legal = self.prune(know, worlds, legal, guess)
         if len(legal) == 1:
             return legal[0]
-        return self.halving(worlds, seat, legal, guess, sims)
+        return self.halving(worlds, seat, legal, guess, budget)
 
     def prune(
         self, know: Knowledge, worlds: list[State], legal: list[Move], guess: Move
@@ -151,9 +157,13 @@ class SearchBot:
 
     # -- search --------------------------------------------------------------------------
     def halving(
-        self, worlds: list[State], seat: int, legal: list[Move], guess: Move, sims: int
+        self, worlds: list[State], seat: int, legal: list[Move], guess: Move, budget: int
     ) -> Move:
-        """Successive halving over the moves, all played in the same worlds."""
+        """Successive halving over the moves, all played in the same worlds.
+
+        ``budget`` counts playout steps (or whole playouts when ``sims`` is set): each
+        round spends its share on the moves still in, then keeps the better half.
+        """
         moves = list(legal)
         totals = {m: 0.0 for m in moves}
         counts = {m: 0 for m in moves}
@@ -161,14 +171,19 @@ class SearchBot:
         base = self.rng.randrange(2**32)
         cursor = 0
         for _ in range(rounds):
-            per_move = max(2, sims // (rounds * len(moves)))
-            for _ in range(per_move):
+            spent = 0
+            share = budget // rounds
+            samples = 0
+            while samples < 2 or (spent < share and samples < MAX_SAMPLES):
                 world = worlds[cursor % len(worlds)]
                 seed = base + cursor
                 cursor += 1
+                samples += 1
                 for move in moves:
-                    totals[move] += self.evaluate(world, seat, move, seed)
+                    value, steps = self.evaluate(world, seat, move, seed)
+                    totals[move] += value
                     counts[move] += 1
+                    spent += 1 if self.sims else steps + STEP_OVERHEAD
 
             def score(m: Move) -> float:
                 return totals[m] / counts[m] + (self.prior if m == guess else 0.0)
@@ -179,11 +194,11 @@ class SearchBot:
                 break
         return moves[0]
 
-    def evaluate(self, world: State, seat: int, move: Move, seed: int) -> float:
-        """One playout after ``move`` in ``world``: 1 for a win, else 0."""
+    def evaluate(self, world: State, seat: int, move: Move, seed: int) -> tuple[float, int]:
+        """One playout after ``move`` in ``world``: (1 for a win else 0, steps played)."""
         game = world.clone()
         game.play(seat, move)
-        self.playout.run(game, random.Random(seed))
+        steps = self.playout.run(game, random.Random(seed))
         if game.winner is None:
-            return 0.5 if game.alive(seat) else 0.0
-        return 1.0 if game.winner == seat else 0.0
+            return (0.5 if game.alive(seat) else 0.0), steps
+        return (1.0 if game.winner == seat else 0.0), steps
