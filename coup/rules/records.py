@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .moves import IllegalMoveError, InvalidMoveError, Move
@@ -60,11 +61,18 @@ def write_record(s: State) -> Record:
     }
 
 
-def replay(record: Any, *, use_deal: bool = True, use_draws: bool = True) -> State:
+def replay(
+    record: Any,
+    *,
+    use_deal: bool = True,
+    use_draws: bool = True,
+    observe: Callable[[State], None] | None = None,
+) -> State:
     """The state after a record's last move; raises InvalidRecordError saying why not.
 
     `use_deal` / `use_draws` False ignore the record's deal / pinned draws and take them
-    from the seed instead (how a fair-shuffle record is verified).
+    from the seed instead (how a fair-shuffle record is verified). `observe` is called
+    with the state once at the start and after every recorded move.
     """
     from .state import State
 
@@ -89,6 +97,8 @@ def replay(record: Any, *, use_deal: bool = True, use_draws: bool = True) -> Sta
     if not isinstance(moves, list):
         raise InvalidRecordError("moves must be a list")
     s = State.start(settings, tuple(names), seed, deal)
+    if observe:
+        observe(s)
     for i, entry in enumerate(moves):
         if not isinstance(entry, dict):
             raise InvalidRecordError("each move must be an object with seat and move", i)
@@ -112,6 +122,8 @@ def replay(record: Any, *, use_deal: bool = True, use_draws: bool = True) -> Sta
             left = ", ".join(s._pins)
             s._pins = []
             raise InvalidRecordError(f"pinned draws not drawn: {left}", i, seat, text)
+        if observe:
+            observe(s)
     return s
 
 

@@ -45,6 +45,8 @@ def test_replay_tells_the_seed_example_in_words() -> None:
     assert "Sepideh claims Ambassador to exchange." in out.stdout
     assert "Bahareh blocks as Ambassador." in out.stdout
     assert "Bahareh loses Assassin, and is out (forced)." in out.stdout
+    assert "coins: Sepideh 3 → 5, Bahareh 2 → 0; treasury 44" in out.stdout
+    assert "(Bahareh draws Contessa from the Court.)" in out.stdout
     assert "The game goes on: waiting for Mahshid." in out.stdout
 
 
