@@ -104,4 +104,7 @@ deadlines = Table(
     Column("seconds", Integer, nullable=False),
     Column("game", Integer, nullable=False),
     Column("seq", Integer, nullable=False),
+    # Several processes (PostgreSQL): the one that claimed this deadline (FOR UPDATE SKIP
+    # LOCKED) until when; after that another process may take it over (coup/store/cluster.py).
+    Column("claimed_until", BigInteger, nullable=True),
 )

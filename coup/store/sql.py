@@ -24,6 +24,7 @@ from sqlalchemy import Connection, Engine, create_engine, delete, event, insert,
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from coup.store import migrate
 from coup.store import schema as s
 
 Row = dict[str, Any]
@@ -86,6 +87,9 @@ class SqlStore:
         self.engine: AsyncEngine | None = None
         self._executor: ThreadPoolExecutor | None = None
         self._write_lock = asyncio.Lock()
+        # Several processes: every write that bumps a table's version also checks it was
+        # the one before (`version - 1`), else Conflict (set by coup.server.cluster).
+        self.check_versions = False
         if full.startswith("sqlite:///"):
             self.sync_engine = create_engine(full)
             event.listen(self.sync_engine, "connect", _sqlite_pragmas)
@@ -117,7 +121,8 @@ class SqlStore:
             return await aconn.run_sync(fn)
 
     async def create(self) -> None:
-        await self._run(lambda conn: s.metadata.create_all(conn))
+        """Create or upgrade the schema (coup/store/migrate.py)."""
+        await self._run(migrate.upgrade)
 
     async def drop_all(self) -> None:
         await self._run(lambda conn: s.metadata.drop_all(conn))
@@ -150,17 +155,13 @@ class SqlStore:
         seats: list[Row],
     ) -> None:
         def fn(conn: Connection) -> None:
-            conn.execute(
-                update(s.tables)
-                .where(s.tables.c.id == table_id)
-                .values(version=version, settings=json.dumps(settings), status=status)
-            )
+            self._bump(conn, table_id, version, settings=json.dumps(settings), status=status)
             _replace_seats(conn, table_id, seats)
 
         await self._run(fn)
 
     async def set_version(self, table_id: str, version: int) -> None:
-        await self._run(lambda conn: _set_version(conn, table_id, version))
+        await self._run(lambda conn: self._bump(conn, table_id, version))
 
     async def start_game(
         self,
@@ -176,11 +177,7 @@ class SqlStore:
         deadlines: list[Row],
     ) -> None:
         def fn(conn: Connection) -> None:
-            conn.execute(
-                update(s.tables)
-                .where(s.tables.c.id == table_id)
-                .values(version=version, status="playing", games=games)
-            )
+            self._bump(conn, table_id, version, status="playing", games=games)
             _replace_seats(conn, table_id, seats)
             conn.execute(
                 insert(s.games).values(
@@ -218,7 +215,8 @@ class SqlStore:
                     .where(s.games.c.table_id == table_id, s.games.c.game == events[-1]["game"])
                     .values(**finish)
                 )
-            conn.execute(update(s.tables).where(s.tables.c.id == table_id).values(**values))
+            values.pop("version")
+            self._bump(conn, table_id, version, **values)
             _replace_deadlines(conn, table_id, deadlines)
 
         try:
@@ -228,7 +226,7 @@ class SqlStore:
 
     async def save_deadlines(self, table_id: str, *, version: int, deadlines: list[Row]) -> None:
         def fn(conn: Connection) -> None:
-            _set_version(conn, table_id, version)
+            self._bump(conn, table_id, version)
             _replace_deadlines(conn, table_id, deadlines)
 
         await self._run(fn)
@@ -239,7 +237,7 @@ class SqlStore:
                 insert(s.chat).values(**message, table_id=table_id).returning(s.chat.c.id)
             )
             chat_id = int(result.scalar_one())
-            _set_version(conn, table_id, version)
+            self._bump(conn, table_id, version)
             return chat_id
 
         return await self._run(fn)
@@ -286,9 +284,15 @@ class SqlStore:
     async def load_game(self, table_id: str, game: int) -> GameData | None:
         return await self._run(lambda conn: _load_game(conn, table_id, game))
 
-
-def _set_version(conn: Connection, table_id: str, version: int) -> None:
-    conn.execute(update(s.tables).where(s.tables.c.id == table_id).values(version=version))
+    def _bump(self, conn: Connection, table_id: str, version: int, **values: Any) -> None:
+        """Set the table's version (and `values`); with `check_versions`, only if the
+        stored version is `version - 1`, else raise Conflict (another process wrote)."""
+        stmt = update(s.tables).where(s.tables.c.id == table_id)
+        if self.check_versions:
+            stmt = stmt.where(s.tables.c.version == version - 1)
+        result = conn.execute(stmt.values(version=version, **values))
+        if self.check_versions and result.rowcount != 1:
+            raise Conflict(f"table {table_id} is past version {version - 1}")
 
 
 def _replace_seats(conn: Connection, table_id: str, seats: list[Row]) -> None:
