@@ -214,7 +214,10 @@ async function route() {
   }
   app.socket = new TableSocket(app.table, {
     onView, onError: onSocketError,
-    onStatus: (s) => { document.getElementById("net").dataset.state = s; },
+    onStatus: (s) => {
+      document.getElementById("net").dataset.state = s;
+      document.body.dataset.net = s;
+    },
   });
 }
 

@@ -103,7 +103,17 @@ function myArea(ctx) {
       h("span", { class: "you-tag", text: t("table.you") }),
       h("div", { class: "coins big", title: t("seat.coins") }, coinIcon(), h("span", { class: "coin-count", text: num(p.coins) })),
       h("div", { class: "seat-states" }, ...states.map((s) => h("span", { class: `badge b-${s}`, dataset: { state: s }, text: t(`seat.${s}`) })))),
-    h("div", { class: "me-main" }, hand, h("div", { class: "decision-wrap" }, decisionPanel(ctx), known)));
+    h("div", { class: "me-main" }, hand, h("div", { class: "decision-wrap" }, decisionPanel(ctx), idleLine(ctx), known)));
+}
+
+function idleLine(ctx) {
+  const { view } = ctx;
+  if (view.over || (view.legal || []).length) return null;
+  const p = view.players[ctx.me];
+  if (!p.alive) return h("p", { class: "idle out-note", text: t("table.you_are_out") });
+  const names = (view.waiting || []).map((s) => seatName(view, s));
+  if (!names.length) return null;
+  return h("p", { class: "idle", text: t("table.not_your_move", { names: names.join(t("log.comma")) }) });
 }
 
 function logPanel(ctx) {
