@@ -66,38 +66,54 @@ class TableLoad:
         self.pending = keep
 
 
+@dataclass
+class Clock:
+    """Every seat connects first; then `go` is set and the measured run begins."""
+
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    until: float = 0.0
+    ready: int = 0
+    connecting: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(50))
+
+
 async def seat_loop(
     url: str,
     table_id: str,
     token: str,
     seat: int,
     load: TableLoad,
+    clock: Clock,
     *,
-    host: bool,
     think: float,
-    until: float,
     rng: random.Random,
 ) -> None:
     stats = load.stats
-    async with websockets.connect(f"{url}/ws/{table_id}", max_size=2**22) as ws:
+    async with clock.connecting:
+        ws = await websockets.connect(f"{url}/ws/{table_id}", max_size=2**22)
         await ws.send(json.dumps({"type": "hello", "token": token}))
-        acted_on: tuple[int, int] | None = None
-        latest: dict[str, Any] | None = None
-        act: asyncio.Task[None] | None = None
+        await ws.recv()  # the first view
+    clock.ready += 1
+    await clock.go.wait()
+    if seat == 0:
+        await ws.send(json.dumps({"type": "start"}))
+    acted_on: tuple[int, int] | None = None
+    latest: dict[str, Any] | None = None
+    act: asyncio.Task[None] | None = None
 
-        async def act_later(view: dict[str, Any]) -> None:
-            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-            now_view = latest or view
-            game = now_view["game"]
-            if game is None or game["over"] or not game["legal"]:
-                return
-            load.sent(len(game["history"]))
-            message = {"move": rng.choice(game["legal"]), "version": now_view["version"]}
-            await ws.send(json.dumps({"type": "move", **message}))
+    async def act_later(view: dict[str, Any]) -> None:
+        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+        now_view = latest or view
+        game = now_view["game"]
+        if game is None or game["over"] or not game["legal"]:
+            return
+        load.sent(len(game["history"]))
+        message = {"move": rng.choice(game["legal"]), "version": now_view["version"]}
+        await ws.send(json.dumps({"type": "move", **message}))
 
-        while time.monotonic() < until:
+    try:
+        while time.monotonic() < clock.until:
             try:
-                frame = await asyncio.wait_for(ws.recv(), max(0.1, until - time.monotonic()))
+                frame = await asyncio.wait_for(ws.recv(), max(0.1, clock.until - time.monotonic()))
             except TimeoutError:
                 break
             msg = json.loads(frame)
@@ -115,7 +131,7 @@ async def seat_loop(
                 continue
             load.seen(seat, len(game["history"]))
             if game["over"]:
-                if host and msg["table"]["status"] == "over":
+                if seat == 0 and msg["table"]["status"] == "over":
                     stats.games += 1
                     await asyncio.sleep(think)
                     await ws.send(json.dumps({"type": "rematch"}))
@@ -124,14 +140,14 @@ async def seat_loop(
             if game["legal"] and key != acted_on and (act is None or act.done()):
                 acted_on = key
                 act = asyncio.create_task(act_later(msg))
+    finally:
         if act is not None:
             act.cancel()
+        await ws.close()
 
 
-async def one_table(
-    url: str, http: httpx.AsyncClient, players: int, stats: Stats, think: float, until: float
-) -> None:
-    rng = random.Random()
+async def prepare_table(http: httpx.AsyncClient, players: int) -> tuple[str, list[str]]:
+    """Create a table and fill its seats over HTTP; returns (table id, seat tokens)."""
     r = await http.post("/api/tables", json={"name": "P0", "settings": {"seats": players}})
     r.raise_for_status()
     made = r.json()
@@ -140,19 +156,7 @@ async def one_table(
         j = await http.post(f"/api/tables/{made['table']}/seats", json={"name": f"P{seat}"})
         j.raise_for_status()
         tokens.append(j.json()["token"])
-    load = TableLoad(players, stats)
-    loops = [
-        seat_loop(url, made["table"], tok, seat, load, host=seat == 0, think=think,
-                  until=until, rng=rng)
-        for seat, tok in enumerate(tokens)
-    ]  # fmt: skip
-    tasks = [asyncio.create_task(loop) for loop in loops]
-    await asyncio.sleep(0.2)
-    async with websockets.connect(f"{url}/ws/{made['table']}") as ws:
-        await ws.send(json.dumps({"type": "hello", "token": made["token"]}))
-        await ws.send(json.dumps({"type": "start"}))
-        await asyncio.sleep(0.1)
-    await asyncio.gather(*tasks, return_exceptions=True)
+    return made["table"], tokens
 
 
 def rss_kib(pid: int) -> int:
@@ -205,24 +209,40 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, 
                     break
             await asyncio.sleep(0.1)
         rss_before = rss_kib(pid) if pid else 0
-        cpu_before = cpu_seconds(pid) if pid else 0.0
-        own_before = time.process_time()
         ws_url = url.replace("http://", "ws://").replace("https://", "wss://")
         stats = Stats()
+        limit = asyncio.Semaphore(20)
+
+        async def prepare() -> tuple[str, list[str]]:
+            async with limit:
+                return await prepare_table(http, args.players)
+
+        prepared = await asyncio.gather(*(prepare() for _ in range(args.tables)))
+        clock = Clock()
+        tasks = []
+        for table_id, tokens in prepared:
+            load = TableLoad(args.players, stats)
+            rng = random.Random()
+            for seat, token in enumerate(tokens):
+                loop = seat_loop(
+                    ws_url, table_id, token, seat, load, clock, think=args.think, rng=rng
+                )
+                tasks.append(asyncio.create_task(loop))
+        while clock.ready < len(tasks):
+            if any(task.done() for task in tasks):
+                break
+            await asyncio.sleep(0.05)
+        rss_connected = rss_kib(pid) if pid else 0
         started = time.monotonic()
-        until = started + args.seconds
-        tables = []
-        for i in range(args.tables):
-            tables.append(
-                asyncio.create_task(one_table(ws_url, http, args.players, stats, args.think, until))
-            )
-            if i % 20 == 19:
-                await asyncio.sleep(0.05)  # a gentle ramp
+        clock.until = started + args.seconds
+        cpu_before = cpu_seconds(pid) if pid else 0.0
+        own_before = time.process_time()
+        clock.go.set()
         peak = 0
-        while time.monotonic() < until:
+        while time.monotonic() < clock.until:
             await asyncio.sleep(0.5)
             peak = max(peak, rss_kib(pid) if pid else 0)
-        results = await asyncio.gather(*tables, return_exceptions=True)
+        results = await asyncio.gather(*tasks, return_exceptions=True)
         failed = [r for r in results if isinstance(r, BaseException)]
         elapsed = time.monotonic() - started
         server_cpu = (cpu_seconds(pid) - cpu_before) if pid else 0.0
@@ -240,8 +260,12 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, 
             "p99": round(1000 * _percentile(lat, 0.99), 2),
         },
         "errors": stats.errors,
-        "tables_failed": len(failed),
-        "server_rss_mib": {"before": round(rss_before / 1024, 1), "peak": round(peak / 1024, 1)},
+        "seats_failed": len(failed),
+        "server_rss_mib": {
+            "before": round(rss_before / 1024, 1),
+            "connected": round(rss_connected / 1024, 1),
+            "peak": round(peak / 1024, 1),
+        },
         "server_cpu_percent": round(100 * server_cpu / elapsed, 1),
         "loadtest_cpu_percent": round(100 * own_cpu / elapsed, 1),
         "load_average": round(os.getloadavg()[0], 2),
@@ -290,15 +314,16 @@ def main(argv: list[str]) -> int:
             f"{report['moves']} moves ({report['moves_per_s']}/s), "
             f"{report['games_finished']} games finished\n"
             f"move -> every seat's view: p50 {lat['p50']} ms, p99 {lat['p99']} ms\n"
-            f"errors: {report['errors'] or 'none'}; tables failed: {report['tables_failed']}\n"
+            f"errors: {report['errors'] or 'none'}; seats failed: {report['seats_failed']}\n"
             f"server RSS: {report['server_rss_mib']['before']} MiB before, "
+            f"{report['server_rss_mib']['connected']} MiB with every seat connected, "
             f"{report['server_rss_mib']['peak']} MiB peak "
             f"(~{report['rss_per_table_kib']} KiB per table)\n"
             f"CPU: server {report['server_cpu_percent']}%, load tester "
             f"{report['loadtest_cpu_percent']}% of one core; load average "
             f"{report['load_average']} on {os.cpu_count()} cores"
         )
-    return 0 if report["tables_failed"] == 0 else 1
+    return 0 if report["seats_failed"] == 0 else 1
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import replace
@@ -24,7 +23,7 @@ from coup.server.hub import Hub
 from coup.server.protocol import ProtocolError, clean_chat, clean_name, now_ms
 from coup.server.settings import DEFAULTS, REACTION_PHASES, merge
 from coup.server.table import Deadline, GameRun, Seat, Table, new_table_id
-from coup.server.views import table_info, view_message
+from coup.server.views import view_message, view_texts
 from coup.store import SqlStore, TableData
 
 log = logging.getLogger("coup.server")
@@ -394,15 +393,10 @@ class TableService:
         if not conns:
             return
         seated = {s.member for s in table.seats if s is not None}
-        info = table_info(table, self.hub.spectators(table.id, seated))
-        cache: dict[str | None, str] = {}
-        for conn in list(conns):
-            key = conn.member if conn.member in seated else None
-            text = cache.get(key)
-            if text is None:
-                text = json.dumps(view_message(table, key, info=info), separators=(",", ":"))
-                cache[key] = text
-            conn.send_view(text)
+        keys = {conn: (conn.member if conn.member in seated else None) for conn in conns}
+        texts = view_texts(table, list(keys.values()), self.hub.spectators(table.id, seated))
+        for conn, key in keys.items():
+            conn.send_view(texts[key])
 
     def view_for(self, table: Table, member: str | None) -> dict[str, Any]:
         seated = {s.member for s in table.seats if s is not None}

@@ -7,6 +7,7 @@ tokens) is ever read here.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from coup.server.protocol import now_ms
@@ -72,3 +73,33 @@ def view_message(
         "game": game,
         "chat": [dict(c) for c in table.chat],
     }
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def view_texts(table: Table, members: list[str | None], spectators: int) -> dict[str | None, str]:
+    """The encoded `view` message for each member (None = spectator).
+
+    The parts every connection shares (table info, chat) are encoded once; only `you`
+    and the engine's per-seat `game` view are encoded per member.
+    """
+    info = dumps(table_info(table, spectators))
+    chat = dumps([dict(c) for c in table.chat])
+    head = f'{{"type":"view","version":{table.version},"now":{now_ms()},"you":'
+    run = table.run
+    out: dict[str | None, str] = {}
+    for member in members:
+        if member in out:
+            continue
+        seat = table.seat_of(member)
+        s = None if seat is None else table.seats[seat]
+        you = {
+            "seat": seat,
+            "host": bool(s is not None and s.host),
+            "name": None if s is None else s.name,
+        }
+        game = "null" if run is None else dumps(run.state.view(run.seat_of(member)))
+        out[member] = f'{head}{dumps(you)},"table":{info},"game":{game},"chat":{chat}}}'
+    return out
