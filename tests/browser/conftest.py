@@ -41,42 +41,74 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 20.0
     raise RuntimeError("coup serve did not become healthy")
 
 
+class ServerProcess:
+    """`coup serve` in a subprocess: a fixed port and database, so it can be killed and
+    started again on the same table (the page must reconnect and lose nothing)."""
+
+    def __init__(self, folder: Path, port: int | None = None) -> None:
+        self.folder = folder
+        self.port = port or _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        exe = ROOT / ".venv" / "bin" / "coup"
+        cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "coup"]
+        cmd += ["serve", "--port", str(self.port), "--db", f"sqlite:///{self.folder / 'coup.db'}"]
+        cmd += ["--bot-delay", "0.05,0.15"]
+        with open(self.folder / "server.log", "ab") as log:
+            self.proc = subprocess.Popen(
+                cmd,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+        _wait_healthy(self.url, self.proc)
+
+    def kill(self) -> None:
+        """SIGKILL: no clean shutdown, like a crash."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+
+def _need_chromium() -> None:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed")
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Start `coup serve` on a free port with a fresh SQLite file and fast bots."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed")
-    tmp = tmp_path_factory.mktemp("coup-web")
-    port = _free_port()
-    exe = ROOT / ".venv" / "bin" / "coup"
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "coup"]
-    cmd += [
-        "serve",
-        "--port",
-        str(port),
-        "--db",
-        f"sqlite:///{tmp / 'coup.db'}",
-        "--bot-delay",
-        "0.05,0.15",
-    ]
-    url = f"http://127.0.0.1:{port}"
-    with open(tmp / "server.log", "wb") as log:
-        proc = subprocess.Popen(
-            cmd,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            cwd=ROOT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        try:
-            _wait_healthy(url, proc)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    _need_chromium()
+    proc = ServerProcess(tmp_path_factory.mktemp("coup-web"))
+    proc.start()
+    try:
+        yield proc.url
+    finally:
+        proc.stop()
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server of the test's own, which the test may kill and restart."""
+    _need_chromium()
+    proc = ServerProcess(tmp_path)
+    proc.start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
 
 
 @pytest.fixture(scope="session")
