@@ -18,6 +18,7 @@ from coup.server.timers import default_move
 
 if TYPE_CHECKING:
     from coup.server.service import TableService
+    from coup.store import SqlStore
 
 log = logging.getLogger("coup.server")
 
@@ -142,3 +143,21 @@ async def _bot_move(table: Table, run: GameRun, seat: int) -> str:
     except Exception:
         log.exception("table %s: the bot in seat %s failed; playing at random", table.id, seat)
         return str(random.choice(state.legal(seat)))
+
+
+async def record(store: SqlStore, table: Table, number: int) -> dict[str, Any]:
+    """Game `number`'s coup-record/1, once it is over (the seed is secret until then)."""
+    run = table.run
+    if run is not None and run.number == number:
+        if not run.state.over:
+            raise ProtocolError("game_running", "the game is still running", 409)
+        return run.record()
+    data = await store.load_game(table.id, number)
+    if data is None:
+        raise ProtocolError("no_game", "no such game at this table", 404)
+    if data.row["status"] != "over":
+        raise ProtocolError("game_running", "the game is still running", 409)
+    out = {**data.header, "moves": [event_move(e) for e in data.events]}
+    out["timeouts"] = [{"index": e["step"], "seat": e["seat"]} for e in data.events if e["timeout"]]
+    out["winner"] = data.row["winner"]
+    return out

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import copy
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -28,6 +29,7 @@ from coup.store import SqlStore, TableData
 
 log = logging.getLogger("coup.server")
 T = TypeVar("T")
+IDLE_EVICT = 600.0  # seconds
 
 
 class TableService:
@@ -47,6 +49,7 @@ class TableService:
         self.away_seconds = away_seconds
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._sweeper: asyncio.Task[None] | None = None
         self.closing = False
 
     # ---- lifecycle ------------------------------------------------------------------
@@ -54,9 +57,33 @@ class TableService:
         self.bus.listen(self._on_bus)
         for table_id in await self.store.open_tables():
             await self.get(table_id)
+        self._sweeper = asyncio.create_task(self._sweep())
+
+    async def _sweep(self, every: float = 60.0, idle: float = IDLE_EVICT) -> None:
+        """Drop from memory the tables nobody uses (no game running, no connection,
+        untouched for `idle` seconds); they load again from the store when opened."""
+        while True:
+            await asyncio.sleep(every)
+            self.evict(idle)
+
+    def evict(self, idle: float = IDLE_EVICT) -> int:
+        cutoff = time.monotonic() - idle
+        gone = [
+            t.id
+            for t in self.tables.values()
+            if not t.playing
+            and t.touched < cutoff
+            and not self.hub.of(t.id)
+            and not t.lock.locked()
+        ]
+        for table_id in gone:
+            del self.tables[table_id]
+        return len(gone)
 
     async def stop(self) -> None:
         self.closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in self.tables.values():
             if table.clock is not None:
                 table.clock.cancel()
@@ -68,6 +95,7 @@ class TableService:
     async def get(self, table_id: str) -> Table | None:
         table = self.tables.get(table_id)
         if table is not None:
+            table.touched = time.monotonic()
             return table
         if len(table_id) > 64:
             return None
@@ -79,6 +107,7 @@ class TableService:
                 if data is None:
                     return None
                 table = self._rebuild(data)
+                table.touched = time.monotonic()
                 self.tables[table_id] = table
                 self._arm(table)
         self._loading.pop(table_id, None)
@@ -132,6 +161,7 @@ class TableService:
         name = clean_name(name)
         merged = merge(DEFAULTS, settings if settings is not None else {})
         table = Table(new_table_id(), merged, [None] * int(merged["seats"]))
+        table.touched = time.monotonic()
         seat, token = table.sit(name, 0, host=True)
         row = {
             "id": table.id,
@@ -331,22 +361,7 @@ class TableService:
 
     async def record(self, table: Table, number: int) -> dict[str, Any]:
         """Game `number`'s coup-record/1, once it is over (the seed is secret until then)."""
-        run = table.run
-        if run is not None and run.number == number:
-            if not run.state.over:
-                raise ProtocolError("game_running", "the game is still running", 409)
-            return run.record()
-        data = await self.store.load_game(table.id, number)
-        if data is None:
-            raise ProtocolError("no_game", "no such game at this table", 404)
-        if data.row["status"] != "over":
-            raise ProtocolError("game_running", "the game is still running", 409)
-        record = {**data.header, "moves": [games.event_move(e) for e in data.events]}
-        record["timeouts"] = [
-            {"index": e["step"], "seat": e["seat"]} for e in data.events if e["timeout"]
-        ]
-        record["winner"] = data.row["winner"]
-        return record
+        return await games.record(self.store, table, number)
 
     def _plan(self, table: Table, *, fresh: bool) -> dict[int, Deadline]:
         return timers.plan(
@@ -379,6 +394,7 @@ class TableService:
 
     # ---- telling the connections ---------------------------------------------------
     async def changed(self, table: Table) -> None:
+        table.touched = time.monotonic()
         if not self.closing:
             # Shielded: a clock task cancelled right after its move must still tell.
             await asyncio.shield(self.bus.publish(table.id, str(table.version)))

@@ -114,6 +114,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bots: dict[int, Any] = field(default_factory=dict)  # game seat -> Bot
     clock: asyncio.Task[None] | None = None
+    touched: float = 0.0  # time.monotonic() of the last use, for evicting idle tables
 
     # ---- lookups ------------------------------------------------------------------
     def seat_rows(self) -> list[dict[str, Any]]:
