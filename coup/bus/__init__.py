@@ -1,8 +1,8 @@
 """coup.bus: fan-out of "table changed" notifications between server processes.
 
 The backend is picked by URL and imported lazily (as encode/broadcaster does):
-`memory://` keeps everything in this process; a Redis backend (`redis://...`) comes with
-the scale-out work and plugs into `BACKENDS` without touching the server.
+`memory://` keeps everything in this process; `redis://...` (coup/bus/redis.py) tells
+every process through Redis pub/sub.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def connect(url: str) -> Bus:
     """A bus for `url` (not started yet: call `await bus.start()`)."""
     scheme = url.split("://", 1)[0] if "://" in url else url
     if scheme not in BACKENDS:
-        raise ValueError(f"unsupported bus URL {url!r} (use memory://)")
+        raise ValueError(f"unsupported bus URL {url!r} (use memory:// or redis://...)")
     module_name, _, class_name = BACKENDS[scheme].partition(":")
     try:
         module = importlib.import_module(module_name)

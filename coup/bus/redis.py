@@ -1,6 +1,7 @@
 """The Redis bus: "table changed" notifications between server processes (pub/sub).
 
-Every process publishes `"<table id> <message>"` on one channel and subscribes to it;
+Every process publishes `"<table id> <message>"` on one channel (`coup:tables`, or
+`?channel=NAME` in the URL) and subscribes to it;
 a process that holds no sockets of that table simply ignores the message. Pub/sub is
 at-most-once (a message sent while a process is reconnecting is lost), so the
 notification is only a hint: the event log in the database stays the truth, and the
@@ -15,6 +16,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from coup.bus import Listener
 
@@ -27,7 +29,14 @@ class RedisBus:
         import redis.asyncio as aioredis  # lazily: only hosts who use Redis need it
 
         self.url = url
-        self._redis: Any = aioredis.from_url(url)
+        self.channel = CHANNEL
+        parts = urlsplit(url)
+        query = parse_qsl(parts.query)
+        for key, value in query:
+            if key == "channel":  # pub/sub ignores the database number; this separates sites
+                self.channel = value
+        rest = urlencode([(k, v) for k, v in query if k != "channel"])
+        self._redis: Any = aioredis.from_url(urlunsplit(parts._replace(query=rest)))
         self._listeners: list[Listener] = []
         self._reconnects: list[Callable[[], Awaitable[None]]] = []
         self._task: asyncio.Task[None] | None = None
@@ -51,7 +60,7 @@ class RedisBus:
 
     async def publish(self, table_id: str, message: str) -> None:
         try:
-            await self._redis.publish(CHANNEL, f"{table_id} {message}")
+            await self._redis.publish(self.channel, f"{table_id} {message}")
             self.published += 1
         except Exception:  # a lost hint; the periodic resync repairs it
             log.warning("redis publish failed for table %s", table_id, exc_info=True)
@@ -69,7 +78,7 @@ class RedisBus:
         while True:
             pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(CHANNEL)
+                await pubsub.subscribe(self.channel)
                 self._ready.set()
                 backoff = 0.2
                 if not first:

@@ -153,7 +153,11 @@ class ClusterService(TableService):
             return
         fresh = self._rebuild(data)
         table.settings, table.seats, table.status = fresh.settings, fresh.seats, fresh.status
-        table.version, table.games, table.last_winner = fresh.version, fresh.games, fresh.last_winner
+        table.version, table.games, table.last_winner = (
+            fresh.version,
+            fresh.games,
+            fresh.last_winner,
+        )
         table.run, table.chat, table.bots = fresh.run, fresh.chat, {}
         table.deadlines = _deadlines(table, data.deadlines)
 
@@ -413,5 +417,7 @@ def _deadlines(table: Table, rows: list[dict[str, Any]]) -> dict[int, Deadline]:
     for d in rows:
         if d["game"] == run.number and d["seq"] == run.seq:
             since = int(d["due_at"]) - 1000 * int(d["seconds"])
-            out[int(d["seat"])] = Deadline(str(d["kind"]), int(d["due_at"]), int(d["seconds"]), since)
+            out[int(d["seat"])] = Deadline(
+                str(d["kind"]), int(d["due_at"]), int(d["seconds"]), since
+            )
     return out

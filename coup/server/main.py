@@ -29,7 +29,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bus",
         default=os.environ.get("COUP_BUS", "memory://"),
-        help="memory:// (env COUP_BUS; memory://)",
+        help="memory:// or redis://HOST:PORT/DB, for several processes (env COUP_BUS; memory://)",
     )
     p.add_argument(
         "--bot-delay", type=_delay, default=(0.6, 1.5), help="bots' thinking time, MIN,MAX s"
@@ -61,7 +61,7 @@ def main(argv: list[str]) -> int:
 
         engine_url(args.db)
         if args.bus.split("://", 1)[0] not in BACKENDS:
-            raise ValueError(f"unsupported bus URL {args.bus!r} (use memory://)")
+            raise ValueError(f"unsupported bus URL {args.bus!r} (use memory:// or redis://...)")
         app = create_app(
             args.db,
             args.bus,

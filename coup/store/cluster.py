@@ -1,0 +1,267 @@
+"""What several server processes share through the database, beyond the event log.
+
+- `coup_processes`: every process writes its heartbeat; one not seen for a while is dead.
+- `coup_presence`: one row per (table, member, process) while that process holds at
+  least one connection of that member; a seat is connected when a live process says so.
+- deadline claims: any process takes due deadlines with `SELECT ... FOR UPDATE SKIP
+  LOCKED` and marks them `claimed_until` a short lease; if it dies before playing the
+  move, the lease runs out and another process takes the deadline over.
+- `changes()`: what a table gained since a process last looked (new events, chat, seats,
+  deadlines, presence), so a process catches up without replaying the whole game.
+
+Each function is one transaction on the store (`SqlStore._run`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Connection,
+    String,
+    Table,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    tuple_,
+    update,
+)
+
+from coup.store import schema as s
+
+if TYPE_CHECKING:
+    from coup.store.sql import SqlStore
+
+Row = dict[str, Any]
+
+processes = Table(
+    "coup_processes",
+    s.metadata,
+    Column("id", String(32), primary_key=True),
+    Column("started_at", BigInteger, nullable=False),
+    Column("seen_at", BigInteger, nullable=False),
+)
+
+presence = Table(
+    "coup_presence",
+    s.metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("member", String(64), primary_key=True),
+    Column("process", String(32), primary_key=True),
+    Column("since", BigInteger, nullable=False),
+)
+
+
+@dataclass
+class Changes:
+    row: Row
+    settings: str
+    seats: list[Row]
+    events: list[Row]  # of game `row["games"]` from the seq asked for (if the same game)
+    chat: list[Row]
+    deadlines: list[Row]
+    connected: dict[str, int] = field(default_factory=dict)  # member -> live processes
+
+
+def _alive(now: int, dead_after: int) -> Any:
+    return select(processes.c.id).where(processes.c.seen_at >= now - dead_after)
+
+
+def _connected(conn: Connection, table_id: str, now: int, dead_after: int) -> dict[str, int]:
+    rows = conn.execute(
+        select(presence.c.member, func.count())
+        .where(presence.c.table_id == table_id, presence.c.process.in_(_alive(now, dead_after)))
+        .group_by(presence.c.member)
+    )
+    return {str(m): int(n) for m, n in rows}
+
+
+async def changes(
+    store: SqlStore,
+    table_id: str,
+    *,
+    known_version: int,
+    game: int,
+    seq: int,
+    chat_after: int,
+    now: int,
+    dead_after: int,
+) -> Changes | None:
+    """The table's state beyond what the caller has; None if the table's version is still
+    `known_version` (nothing changed) or the table does not exist."""
+
+    def fn(conn: Connection) -> Changes | None:
+        found = conn.execute(select(s.tables).where(s.tables.c.id == table_id)).first()
+        if found is None or int(found.version) == known_version:
+            return None
+        row = dict(found._mapping)
+        settings = row.pop("settings")
+        seats = [
+            dict(r._mapping)
+            for r in conn.execute(
+                select(s.seats).where(s.seats.c.table_id == table_id).order_by(s.seats.c.seat)
+            )
+        ]
+        events: list[Row] = []
+        if int(row["games"]) == game and game > 0:
+            e = s.events
+            events = [
+                dict(r._mapping)
+                for r in conn.execute(
+                    select(e)
+                    .where(e.c.table_id == table_id, e.c.game == game, e.c.seq >= seq)
+                    .order_by(e.c.seq)
+                )
+            ]
+        chat = [
+            dict(r._mapping)
+            for r in conn.execute(
+                select(s.chat)
+                .where(s.chat.c.table_id == table_id, s.chat.c.id > chat_after)
+                .order_by(s.chat.c.id.desc())
+                .limit(50)
+            )
+        ][::-1]
+        deadlines = [
+            dict(r._mapping)
+            for r in conn.execute(select(s.deadlines).where(s.deadlines.c.table_id == table_id))
+        ]
+        connected = _connected(conn, table_id, now, dead_after)
+        return Changes(row, settings, seats, events, chat, deadlines, connected)
+
+    return await store._run(fn)
+
+
+async def connected(store: SqlStore, table_id: str, *, now: int, dead_after: int) -> dict[str, int]:
+    return await store._run(lambda conn: _connected(conn, table_id, now, dead_after))
+
+
+async def set_presence(
+    store: SqlStore,
+    table_id: str,
+    member: str,
+    process: str,
+    *,
+    present: bool,
+    now: int,
+    version: int,
+    deadlines: list[Row],
+) -> None:
+    """This process now holds (or no longer holds) connections of `member`; the table's
+    version goes up and its deadlines are replaced, all or nothing (Conflict)."""
+
+    def fn(conn: Connection) -> None:
+        store._bump(conn, table_id, version)
+        p = presence.c
+        conn.execute(
+            delete(presence).where(p.table_id == table_id, p.member == member, p.process == process)
+        )
+        if present:
+            conn.execute(
+                insert(presence).values(
+                    table_id=table_id, member=member, process=process, since=now
+                )
+            )
+        conn.execute(delete(s.deadlines).where(s.deadlines.c.table_id == table_id))
+        if deadlines:
+            conn.execute(insert(s.deadlines), [{**d, "table_id": table_id} for d in deadlines])
+
+    await store._run(fn)
+
+
+async def heartbeat(store: SqlStore, process: str, now: int) -> None:
+    def fn(conn: Connection) -> None:
+        done = conn.execute(update(processes).where(processes.c.id == process).values(seen_at=now))
+        if done.rowcount == 0:
+            conn.execute(insert(processes).values(id=process, started_at=now, seen_at=now))
+
+    await store._run(fn)
+
+
+async def reap(store: SqlStore, now: int, dead_after: int) -> list[str]:
+    """Forget the connections of dead processes; the tables whose seats that touched."""
+
+    def fn(conn: Connection) -> list[str]:
+        gone = conn.execute(
+            delete(presence)
+            .where(presence.c.process.not_in(_alive(now, dead_after)))
+            .returning(presence.c.table_id)
+        )
+        tables = sorted({str(r[0]) for r in gone})
+        conn.execute(delete(processes).where(processes.c.seen_at < now - 10 * dead_after))
+        return tables
+
+    return await store._run(fn)
+
+
+async def leave(store: SqlStore, process: str) -> list[str]:
+    """A process stopping: drop its presence rows and its heartbeat; the tables touched."""
+
+    def fn(conn: Connection) -> list[str]:
+        gone = conn.execute(
+            delete(presence).where(presence.c.process == process).returning(presence.c.table_id)
+        )
+        conn.execute(delete(processes).where(processes.c.id == process))
+        return sorted({str(r[0]) for r in gone})
+
+    return await store._run(fn)
+
+
+async def claim(store: SqlStore, *, now: int, lease_ms: int, limit: int = 64) -> list[Row]:
+    """Take up to `limit` due deadlines nobody holds (rows locked by another claimer are
+    skipped, not waited for); each is ours for `lease_ms`."""
+
+    def fn(conn: Connection) -> list[Row]:
+        d = s.deadlines
+        due = conn.execute(
+            select(d.c.table_id, d.c.seat, d.c.game, d.c.seq, d.c.due_at)
+            .where(d.c.due_at <= now, or_(d.c.claimed_until.is_(None), d.c.claimed_until < now))
+            .order_by(d.c.due_at)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        ).all()
+        if not due:
+            return []
+        keys = [(r.table_id, r.seat) for r in due]
+        conn.execute(
+            update(d)
+            .where(tuple_(d.c.table_id, d.c.seat).in_(keys))
+            .values(claimed_until=now + lease_ms)
+        )
+        return [dict(r._mapping) for r in due]
+
+    return await store._run(fn)
+
+
+async def versions(store: SqlStore, table_ids: list[str]) -> dict[str, int]:
+    if not table_ids:
+        return {}
+
+    def fn(conn: Connection) -> dict[str, int]:
+        rows = conn.execute(
+            select(s.tables.c.id, s.tables.c.version).where(s.tables.c.id.in_(table_ids))
+        )
+        return {str(i): int(v) for i, v in rows}
+
+    return await store._run(fn)
+
+
+async def count_rows(store: SqlStore) -> dict[str, Any]:
+    """Row counts for monitoring (`coup loadtest` reports them)."""
+
+    def fn(conn: Connection) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, table in (
+            ("events", s.events),
+            ("deadlines", s.deadlines),
+            ("presence", presence),
+        ):
+            out[name] = conn.execute(select(func.count()).select_from(table)).scalar()
+        return out
+
+    return await store._run(fn)

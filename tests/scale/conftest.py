@@ -1,0 +1,130 @@
+"""Fixtures for the scale-out tests: a fresh PostgreSQL database per session, a private
+Redis channel, and real `coup serve` processes sharing them."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+POSTGRES = os.environ.get("COUP_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS = os.environ.get("COUP_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/scale/" in str(item.fspath):
+            item.add_marker(pytest.mark.services)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _admin(sql: str) -> None:
+    import asyncpg
+
+    async def go() -> None:
+        conn = await asyncpg.connect(POSTGRES.replace("postgresql+asyncpg://", "postgresql://"))
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(go())
+
+
+@pytest.fixture(scope="session")
+def database() -> Iterator[str]:
+    """A PostgreSQL database of our own, dropped at the end."""
+    name = f"coup_test_{secrets.token_hex(6)}"
+    try:
+        _admin(f"CREATE DATABASE {name}")
+    except OSError as exc:  # pragma: no cover - the service is down
+        pytest.skip(f"PostgreSQL is not reachable: {exc}")
+    base = POSTGRES.rsplit("/", 1)[0]
+    yield f"{base}/{name}"
+    _admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(scope="session")
+def bus() -> str:
+    """A Redis URL with a channel of our own (pub/sub ignores database numbers)."""
+    sep = "&" if "?" in REDIS else "?"
+    return f"{REDIS}{sep}channel=coup-test-{secrets.token_hex(6)}"
+
+
+class Server:
+    """One `coup serve` process; `kill()` is a kill -9."""
+
+    def __init__(self, db: str, bus: str, log: Path, *args: str) -> None:
+        self.db, self.bus, self.log, self.args = db, bus, log, list(args)
+        self.port = _free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        cmd = [sys.executable, "-m", "coup", "serve", "--port", str(self.port),
+               "--db", self.db, "--bus", self.bus, "--http-rate", "0", *self.args]  # fmt: skip
+        self.proc = subprocess.Popen(
+            cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=self.log.open("ab")
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"coup serve exited: {self.log.read_text()[-2000:]}")
+            try:
+                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("coup serve did not start")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def problems(self) -> list[str]:
+        text = self.log.read_text(errors="replace") if self.log.exists() else ""
+        return [line for line in text.splitlines() if "Traceback" in line or "ERROR" in line]
+
+
+@pytest.fixture(scope="session")
+def cluster(
+    database: str, bus: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[Server]]:
+    """Two processes on two ports, one database, one Redis channel."""
+    logs = tmp_path_factory.mktemp("cluster")
+    servers = [Server(database, bus, logs / f"server{i}.log", "--bot-delay", "0") for i in range(2)]
+    for s in servers:
+        s.start()
+    yield servers
+    for s in servers:
+        s.stop()
+    problems = [p for s in servers for p in s.problems()]
+    assert not problems, "\n".join(s.log.read_text(errors="replace")[-3000:] for s in servers)
