@@ -77,6 +77,8 @@ def play(
             if acted.get(i) == msg["version"] or pg.evaluate("() => window.coupApp.busy"):
                 continue
             acted[i] = msg["version"]
+            if i == 2 and done["exchange"]:
+                shots.take(pg, "game-fa")
             act(pg, msg, shots)
         time.sleep(0.03)
     for pg in pages:
