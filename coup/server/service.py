@@ -21,7 +21,15 @@ import coup
 from coup.bus import Bus
 from coup.server import games, timers
 from coup.server.hub import Hub
-from coup.server.protocol import ProtocolError, clean_chat, clean_name, now_ms
+from coup.server.protocol import (
+    CHAT_BURST,
+    CHAT_RATE,
+    ProtocolError,
+    RateLimit,
+    clean_chat,
+    clean_name,
+    now_ms,
+)
 from coup.server.settings import DEFAULTS, REACTION_PHASES, merge
 from coup.server.table import Deadline, GameRun, Seat, Table, new_table_id
 from coup.server.views import view_message, view_texts
@@ -211,6 +219,9 @@ class TableService:
         if seat is None:
             raise ProtocolError("not_seated", "only seated players may chat")
         text = clean_chat(text)
+        limit = table.chat_limits.setdefault(str(member), RateLimit(CHAT_BURST, CHAT_RATE))
+        if not limit.allow():
+            raise ProtocolError("rate_limited", "chat: at most one message a second, please")
         async with table.lock:
             sitter = table.seats[seat]
             assert sitter is not None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from coup.server import settings as table_settings
-from coup.server.protocol import CHAT_KEEP, ProtocolError
+from coup.server.protocol import CHAT_KEEP, ProtocolError, RateLimit
 
 
 def new_table_id() -> str:
@@ -115,6 +115,7 @@ class Table:
     bots: dict[int, Any] = field(default_factory=dict)  # game seat -> Bot
     clock: asyncio.Task[None] | None = None
     touched: float = 0.0  # time.monotonic() of the last use, for evicting idle tables
+    chat_limits: dict[str, RateLimit] = field(default_factory=dict)  # member -> bucket
 
     # ---- lookups ------------------------------------------------------------------
     def seat_rows(self) -> list[dict[str, Any]]:

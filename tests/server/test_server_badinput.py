@@ -85,6 +85,10 @@ async def test_bad_messages_are_refused_and_change_nothing(base: str) -> None:
 
 async def test_rate_limit_and_flooding(base: str) -> None:
     host, watcher, _ = await _game(base)
+    for i in range(8):
+        await host.send("chat", text=f"spam {i}")
+    error = await host.wait_error()
+    assert error["code"] == "rate_limited" and "chat" in error["message"]
     for _ in range(80):
         await host.send("ping")
     assert await host.wait_closed() == 4429
