@@ -401,7 +401,11 @@ class TableService:
         try:
             await games.fire(self, table)
         except Exception:
-            log.exception("table %s: the clock failed", table.id)
+            # E.g. the database was briefly unavailable: nothing changed; try again soon,
+            # so that the game never hangs.
+            log.exception("table %s: the clock failed; retrying in a second", table.id)
+            await asyncio.sleep(1.0)
+            self._arm(table)
 
     # ---- telling the connections ---------------------------------------------------
     async def changed(self, table: Table) -> None:
