@@ -91,8 +91,12 @@ export function decisionPanel(ctx) {
       break;
     }
     case "react": case "block": case "challenge_block": {
+      const canBlock = legal.some((m) => m.verb === "block");
+      const canChallenge = legal.some((m) => m.verb === "challenge");
       const key = view.phase === "challenge_block" ? "act.prompt.challenge_block"
-        : view.phase === "block" ? "act.prompt.block" : "act.prompt.react";
+        : view.phase === "block" ? "act.prompt.block"
+          : canBlock && canChallenge ? "act.prompt.react"
+            : canBlock ? "act.prompt.react_block" : "act.prompt.react_challenge";
       panel.append(h("p", { class: "prompt", text: t(key) }));
       const row = h("div", { class: "btn-row" });
       for (const m of legal) {

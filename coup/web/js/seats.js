@@ -56,7 +56,8 @@ export function seatTile(ctx, seat) {
       h("div", { class: "coins", title: t("seat.coins") }, coinIcon(), h("span", { class: "coin-count", text: num(p.coins) })),
       h("div", { class: "seat-cards" }, ...cards)),
     h("div", { class: "seat-states" }, ...states.map(badge),
-      roles.includes("target") ? h("span", { class: "badge b-target", text: t("seat.targeted") }) : null),
+      roles.includes("target") ? h("span", { class: "badge b-target", text: t("seat.targeted") }) : null,
+      claimBubble(view, seat)),
   ];
   if (known && known.length && !view.over) {
     body.push(h("div", { class: "seat-known", text: t("seat.known", { cards: known.map((c) => t(`char.${c}`)).join(t("log.and")) }) }));
@@ -67,6 +68,18 @@ export function seatTile(ctx, seat) {
       onclick: () => ctx.onMove(target) }, ...body);
   }
   return h("div", attrs, ...body);
+}
+
+// "claims Duke" / "blocks: Contessa" on the tile of whoever is claiming right now.
+function claimBubble(view, seat) {
+  const pend = view.pending;
+  if (!pend || view.over) return null;
+  let key = null;
+  let card = null;
+  if (pend.block && pend.block.seat === seat) { key = "seat.blocks"; card = pend.block.claim; }
+  else if (pend.actor === seat && pend.claim) { key = "seat.claims"; card = pend.claim; }
+  if (!key) return null;
+  return h("span", { class: `badge b-claim c-${card}`, dataset: { claim: card } }, t(key, { card: t(`char.${card}`) }));
 }
 
 function initial(name) {
