@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -10,7 +12,8 @@ import pytest
 
 import coup
 from coup.bus.memory import MemoryBus
-from coup.server.hub import Hub
+from coup.server.hub import Connection, Hub
+from coup.server.protocol import ProtocolError
 from coup.server.service import TableService
 from coup.server.settings import REACTION_PHASES
 from coup.server.timers import default_move
@@ -71,3 +74,77 @@ def test_default_moves_follow_the_issue() -> None:
             seat = rng.choice(state.waiting)
             state.play(seat, rng.choice(state.legal(seat)))
     assert {"action", "react", "lose", "exchange"} <= seen
+
+
+class _CapturingSocket:
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        self.texts.append(text)
+
+
+async def test_no_leaks_in_many_more_games_in_process(service: TableService) -> None:
+    """The same check as the websocket leak test, over many more games, without sockets:
+    every text sent to a seat or a spectator equals the engine's view at that point."""
+    rng = random.Random(99)
+    for _ in range(100):
+        players = rng.randint(2, 6)
+        settings = {
+            "seats": players,
+            "characters": rng.choice(["ambassador", "inquisitor"]),
+            "draft": rng.random() < 0.5,
+            "reaction_timer": 0,
+        }
+        table, _, _ = await service.create("Host", settings)
+        for seat in range(1, players):
+            if rng.random() < 0.5:
+                await service.lobby(table, lambda t, s=seat: t.add_bot(s, "easy"))
+            else:
+                await service.join(table, f"P{seat}", seat)
+        sockets: dict[int | None, _CapturingSocket] = {}
+        for seat, sitter in [*enumerate(table.seats), (None, None)]:
+            sock = _CapturingSocket()
+            member = sitter.member if sitter is not None and sitter.kind == "human" else None
+            if sitter is not None and member is None:
+                continue  # bots have no connection
+            conn = Connection(sock, table.id, member)  # type: ignore[arg-type]
+            service.hub.add(conn)
+            conn.start()
+            sockets[seat] = sock
+        host = table.seats[0]
+        assert host is not None
+        await service.start_game(table, host.member, rematch=False)
+        while table.run is not None and not table.run.state.over:
+            state = table.run.state
+            humans = [s for s in state.waiting if s in sockets]
+            if humans:
+                seat = rng.choice(humans)
+                move = str(rng.choice(state.legal(seat)))
+                try:
+                    await service.play(table, seat, move, table.version)
+                except ProtocolError as exc:
+                    assert exc.code == "stale"  # a bot moved first
+            else:
+                await asyncio.sleep(0.001)  # the bots' clock plays
+        await asyncio.sleep(0.01)
+        record = table.run.record() if table.run is not None else {}
+        states = {}
+        moves = record["moves"]
+        for k in range(len(moves) + 1):
+            replayed = coup.replay({**record, "moves": moves[:k]})
+            states[len(replayed.view(None)["history"])] = replayed
+        seed = str(record["seed"])
+        for seat, sock in sockets.items():
+            assert sock.texts
+            for text in sock.texts:
+                msg = json.loads(text)
+                game = msg["game"]
+                if game is None or not game["over"]:
+                    assert seed not in text
+                if game is not None:
+                    expected = states[len(game["history"])].view(seat)
+                    assert game == json.loads(json.dumps(expected))
+        for conn in list(service.hub.of(table.id)):
+            await conn.stop()
+            service.hub.remove(conn)
