@@ -125,9 +125,15 @@ def create_app(
 
     async def page(request: Request) -> Response:
         index = web / "index.html"
-        if index.is_file():
-            return HTMLResponse(index.read_text(encoding="utf-8"))
-        return HTMLResponse(PLACEHOLDER)
+        text = index.read_text(encoding="utf-8") if index.is_file() else PLACEHOLDER
+        # The table's link is its secret: never send it on as a referrer; no framing.
+        headers = {
+            "Referrer-Policy": "no-referrer",
+            "X-Content-Type-Options": "nosniff",
+            "X-Frame-Options": "DENY",
+            "Cache-Control": "no-cache",
+        }
+        return HTMLResponse(text, headers=headers)
 
     async def healthz(request: Request) -> Response:
         return JSONResponse({"ok": True})

@@ -36,6 +36,7 @@ async def test_pages_and_config(base: str) -> None:
         for path in ("/", "/t/whatever"):
             r = await http.get(path)
             assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+            assert r.headers["referrer-policy"] == "no-referrer"
         cfg = (await http.get("/api/config")).json()
         assert cfg["seats"] == {"min": 2, "max": 10}
         assert "inquisitor" in cfg["characters"]
