@@ -59,7 +59,7 @@ export class TableSocket {
       if (msg.type === "view") {
         this.backoff = 500;
         this.onStatus?.("online");
-        if (msg.version <= this.version) return;
+        if (msg.version < this.version) return; // the same version may come twice after hello
         this.version = msg.version;
         this.onView(msg);
       } else if (msg.type === "error") {

@@ -57,6 +57,7 @@ function centre(ctx) {
     waitingLine(ctx));
   const clock = deadline && !view.over
     ? h("div", { class: `countdown k-${deadline.kind}`, dataset: { at: String(deadline.at), seconds: String(deadline.seconds) } },
+      h("span", { class: "countdown-kind", text: t(`deadline.${deadline.kind}`) }),
       h("div", { class: "countdown-bar" }, h("div", { class: "countdown-fill" })),
       h("span", { class: "countdown-text" }))
     : null;
