@@ -3,6 +3,8 @@ import { cardBack, cardFace, coinIcon } from "./cards.js";
 import { h } from "./dom.js";
 import { num, t } from "./i18n.js";
 
+const REACTING = new Set(["react", "block", "challenge_block"]);
+
 export function seatName(view, seat) {
   const p = view.players?.[seat];
   return (p && p.name) || t("seat.unnamed", { n: seat + 1 });
@@ -17,7 +19,7 @@ export function seatStates(ctx, seat) {
   else if (view.over && view.winner === seat) states.push("winner");
   else if (view.over && !p.alive) states.push("out");
   if (!view.over && p.alive && (view.waiting || []).includes(seat)) states.push("thinking");
-  if (!view.over && (view.passed || []).includes(seat)) states.push("passed");
+  if (REACTING.has(view.phase) && (view.passed || []).includes(seat)) states.push("passed");
   const pr = presence[seat];
   if (pr === "disconnected" || pr === "away") states.push("disconnected");
   return states;

@@ -78,7 +78,8 @@ function waitingLine(ctx) {
   if (view.over) return null;
   const names = (view.waiting || []).filter((s) => s !== ctx.me).map((s) => seatName(view, s));
   if (!names.length) return null;
-  const passed = (view.passed || []).map((s) => seatName(view, s));
+  const reacting = ["react", "block", "challenge_block"].includes(view.phase);
+  const passed = reacting ? (view.passed || []).map((s) => seatName(view, s)) : [];
   return h("div", { class: "banner-wait" },
     t("table.waiting_for", { names: names.join(t("log.comma")) }),
     passed.length ? h("span", { class: "passed-line", text: ` · ${t("table.passed", { names: passed.join(t("log.comma")) })}` }) : null);
