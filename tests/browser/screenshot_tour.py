@@ -73,9 +73,21 @@ def draft_table(browser: Browser, base: str, shots: Shots, viewport: dict[str, i
     wait_for(lambda: (state(page)["game"] or {}).get("phase") == "draft", what="draft")
     wait_for(lambda: state(page)["game"]["legal"], what="draft choice")
     shots.take(page, "game-draft")
-    page.locator(".decision button.card").first.click()
+    page.click('.decision [data-move="draft inquisitor"]')
     until_my_action(page)
     shots.take(page, "game-inquisitor")
+    target = next(m for m in state(page)["game"]["legal"] if m.startswith("examine ")).split()[1]
+    page.click('button[data-verb="examine"]')
+    page.click(f'.seat.targetable[data-seat="{target}"]')
+    end = time.monotonic() + 20
+    while time.monotonic() < end:
+        game = state(page)["game"]
+        if game["legal"] and game["phase"] == "examine":
+            shots.take(page, "game-examine")
+            break
+        if game["legal"] and game["phase"] == "prove":
+            click(page, '.decision [data-move="reveal inquisitor"]')
+        time.sleep(0.1)
     page.context.close()
 
 
