@@ -27,6 +27,7 @@ import contextlib
 import copy
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -84,6 +85,7 @@ class ClusterService(TableService):
             asyncio.create_task(self._claim_loop()),
             asyncio.create_task(self._heartbeat_loop()),
         ]
+        self._sweeper = asyncio.create_task(self._sweep())
 
     async def stop(self) -> None:
         self.closing = True
@@ -328,6 +330,7 @@ class ClusterService(TableService):
 
     # ---- telling ----------------------------------------------------------------------
     async def changed(self, table: Table) -> None:
+        table.touched = time.monotonic()
         if self.closing:
             return
         self.broadcast(table)

@@ -6,7 +6,11 @@ seat of that table has a view showing it ("move to all views"). It reports moves
 p50/p99 of that latency, errors, and the server's resident memory (RSS).
 
 By default it starts its own `coup serve` on a free port with a fresh SQLite file, and
-stops it at the end; `--url` points it at a running server instead.
+stops it at the end; `--db postgresql://... --bus redis://... --servers N` starts N
+processes on a fresh PostgreSQL database instead (a table's seats spread over them);
+`--url` points it at a running server on this machine. `--fuzz N` sends N bad messages
+instead (coup/server/fuzz.py); `--soak` also checks memory over time and, at the end,
+that a kill -9 of every process loses no move (coup/server/soak.py).
 """
 
 from __future__ import annotations
@@ -47,22 +51,30 @@ class TableLoad:
     def __init__(self, seats: int, stats: Stats) -> None:
         self.seats = seats
         self.stats = stats
-        self.pending: list[tuple[int, float, set[int]]] = []  # (history len, sent at, seen by)
+        # (history length when sent, sent at, seat, move, seats that saw it)
+        self.pending: list[tuple[int, float, int, str, set[int]]] = []
+        self.last = (0, 0)  # the furthest (game, history length) any seat was shown
 
-    def sent(self, position: int) -> None:
-        self.pending.append((position, time.perf_counter(), set()))
+    def sent(self, position: int, seat: int, move: str) -> None:
+        self.pending.append((position, time.perf_counter(), seat, move, set()))
 
-    def seen(self, seat: int, position: int) -> None:
+    def seen(self, seat: int, history: list[dict[str, Any]]) -> None:
+        """A seat was shown `history`: a sent move counts once every seat was shown it
+        at the place it was sent for (a refused or overtaken move is not counted)."""
         now = time.perf_counter()
         keep = []
-        for pos, at, who in self.pending:
-            if position > pos:
+        for entry in self.pending:
+            pos, at, mover, move, who = entry
+            if len(history) > pos:
+                played = history[pos]
+                if played.get("seat") != mover or played.get("move") != move:
+                    continue  # refused (stale) or someone else moved first
                 who.add(seat)
             if len(who) >= self.seats:
                 self.stats.latencies.append(now - at)
                 self.stats.moves += 1
             else:
-                keep.append((pos, at, who))
+                keep.append(entry)
         self.pending = keep
 
 
@@ -106,8 +118,8 @@ async def seat_loop(
         game = now_view["game"]
         if game is None or game["over"] or not game["legal"]:
             return
-        load.sent(len(game["history"]))
         message = {"move": rng.choice(game["legal"]), "version": now_view["version"]}
+        load.sent(len(game["history"]), seat, message["move"])
         await ws.send(json.dumps({"type": "move", **message}))
 
     try:
@@ -129,7 +141,8 @@ async def seat_loop(
             game = msg["game"]
             if game is None:
                 continue
-            load.seen(seat, len(game["history"]))
+            load.seen(seat, game["history"])
+            load.last = max(load.last, (int(msg["table"]["game"]), len(game["history"])))
             if game["over"]:
                 if seat == 0 and msg["table"]["status"] == "over":
                     stats.games += 1
@@ -201,15 +214,27 @@ def start_server() -> tuple[subprocess.Popen[bytes], str]:
     return proc, f"http://127.0.0.1:{port}"
 
 
-async def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, Any]:
+def rss_total(pids: list[int]) -> int:
+    return sum(rss_kib(pid) for pid in pids)
+
+
+async def run(
+    args: argparse.Namespace,
+    urls: list[str],
+    pids: list[int],
+    watch: Any = None,
+) -> dict[str, Any]:
+    """The load on `urls` (seats of one table spread over them); `watch(elapsed, stats)`
+    is called every half second during the measured run (the soak samples memory)."""
+    url = urls[0]
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         for _ in range(300):
             with contextlib.suppress(httpx.HTTPError):
                 if (await http.get("/healthz")).status_code == 200:
                     break
             await asyncio.sleep(0.1)
-        rss_before = rss_kib(pid) if pid else 0
-        ws_url = url.replace("http://", "ws://").replace("https://", "wss://")
+        rss_before = rss_total(pids)
+        ws_urls = [u.replace("http://", "ws://").replace("https://", "wss://") for u in urls]
         stats = Stats()
         limit = asyncio.Semaphore(20)
 
@@ -220,10 +245,13 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, 
         prepared = await asyncio.gather(*(prepare() for _ in range(args.tables)))
         clock = Clock()
         tasks = []
-        for table_id, tokens in prepared:
+        loads: list[tuple[str, TableLoad]] = []
+        for k, (table_id, tokens) in enumerate(prepared):
             load = TableLoad(args.players, stats)
+            loads.append((table_id, load))
             rng = random.Random()
             for seat, token in enumerate(tokens):
+                ws_url = ws_urls[(k + seat) % len(ws_urls)]
                 loop = seat_loop(
                     ws_url, table_id, token, seat, load, clock, think=args.think, rng=rng
                 )
@@ -232,23 +260,26 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, 
             if any(task.done() for task in tasks):
                 break
             await asyncio.sleep(0.05)
-        rss_connected = rss_kib(pid) if pid else 0
+        rss_connected = rss_total(pids)
         started = time.monotonic()
         clock.until = started + args.seconds
-        cpu_before = cpu_seconds(pid) if pid else 0.0
+        cpu_before = sum(cpu_seconds(pid) for pid in pids)
         own_before = time.process_time()
         clock.go.set()
         peak = 0
         while time.monotonic() < clock.until:
             await asyncio.sleep(0.5)
-            peak = max(peak, rss_kib(pid) if pid else 0)
+            peak = max(peak, rss_total(pids))
+            if watch is not None:
+                watch(time.monotonic() - started, stats)
         results = await asyncio.gather(*tasks, return_exceptions=True)
         failed = [r for r in results if isinstance(r, BaseException)]
         elapsed = time.monotonic() - started
-        server_cpu = (cpu_seconds(pid) - cpu_before) if pid else 0.0
+        server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
         own_cpu = time.process_time() - own_before
     lat = stats.latencies
     return {
+        "servers": len(urls),
         "tables": args.tables,
         "players": args.players,
         "seconds": round(elapsed, 1),
@@ -270,6 +301,7 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, 
         "loadtest_cpu_percent": round(100 * own_cpu / elapsed, 1),
         "load_average": round(os.getloadavg()[0], 2),
         "rss_per_table_kib": round((peak - rss_before) / max(1, args.tables), 1),
+        "_shown": {table_id: load.last for table_id, load in loads},  # for the soak's check
     }
 
 
@@ -279,13 +311,27 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=4, help="seats per table (4)")
     p.add_argument("--seconds", type=float, default=20.0, help="how long to run (20, max 600)")
     p.add_argument("--think", type=float, default=1.0, help="mean think time per move, s (1.0)")
-    p.add_argument("--url", default=None, help="a running server (default: start one)")
+    p.add_argument("--url", default=None, help="a running server on this machine")
     p.add_argument("--pid", type=int, default=None, help="the running server's pid, for RSS")
+    p.add_argument(
+        "--db",
+        default="sqlite",
+        help="sqlite (a fresh file, one process) or postgresql://USER@127.0.0.1/DB: a fresh "
+        "database is made next to DB and dropped at the end",
+    )
+    p.add_argument("--bus", default="memory://", help="memory:// or redis://127.0.0.1:6379/0")
+    p.add_argument("--servers", type=int, default=1, help="server processes (1; max 8)")
+    p.add_argument("--fuzz", type=int, default=0, help="send N bad messages instead (max 200000)")
+    p.add_argument(
+        "--soak", action="store_true", help="sample memory; at the end kill -9 and check no move"
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     return p
 
 
 def main(argv: list[str]) -> int:
+    from coup.server.fleet import Fleet, loopback
+
     args = parser().parse_args(argv)
     if not 1 <= args.tables <= 2000 or not 2 <= args.players <= 10:
         print("coup loadtest: --tables 1-2000, --players 2-10", file=sys.stderr)
@@ -293,18 +339,36 @@ def main(argv: list[str]) -> int:
     if not 1 <= args.seconds <= 600:
         print("coup loadtest: --seconds 1-600", file=sys.stderr)
         return 2
-    proc = None
-    url, pid = args.url, args.pid
-    if url is None:
-        proc, url = start_server()
-        pid = proc.pid
+    if not 1 <= args.servers <= 8 or not 0 <= args.fuzz <= 200_000:
+        print("coup loadtest: --servers 1-8, --fuzz 0-200000", file=sys.stderr)
+        return 2
+    if args.url is not None and not loopback(args.url):
+        print("coup loadtest: --url must be on this machine (loopback)", file=sys.stderr)
+        return 2
+    fleet = None
+    if args.url is None:
+        try:
+            fleet = Fleet(args.db, args.bus, args.servers, ["--bot-delay", "0"]).start()
+        except (ValueError, RuntimeError, OSError) as exc:
+            print(f"coup loadtest: {exc}", file=sys.stderr)
+            return 2
+        urls, pids = fleet.urls, fleet.pids
+    else:
+        urls, pids = [args.url], [args.pid] if args.pid else []
     try:
-        report = asyncio.run(run(args, url, pid))
+        if args.fuzz:
+            from coup.server import fuzz
+
+            return fuzz.main(args, urls, fleet)
+        if args.soak:
+            from coup.server import soak
+
+            return soak.main(args, urls, fleet)
+        report = asyncio.run(run(args, urls, pids))
     finally:
-        if proc is not None:
-            proc.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(10)
+        if fleet is not None:
+            fleet.stop()
+    report.pop("_shown", None)
     if args.json:
         print(json.dumps(report))
     else:
