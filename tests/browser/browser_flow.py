@@ -68,6 +68,13 @@ def play(
             after = state(second)
             facts["reloaded"] = (seat_before, after["you"]["seat"], after["you"]["name"])
             facts["spectator_decisions"] = watcher.locator(".decision button").count()
+            # The personal rejoin link, opened in another browser (say, a phone), seats it too.
+            link = second.evaluate("() => window.coupApp.rejoinLink()")
+            phone = watcher.context.browser.new_context(locale="en-US").new_page()
+            phone.goto(link)
+            phone.wait_for_selector(".board .me")
+            facts["rejoined"] = (state(phone)["you"]["seat"], "#token" in phone.url)
+            phone.context.close()
             shots.take(watcher, "game-spectator")
             continue
         for i, (pg, msg) in enumerate(zip(pages, msgs)):

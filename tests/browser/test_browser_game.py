@@ -34,6 +34,7 @@ def test_three_browsers_play_a_full_game(browser: Any, server: str) -> None:
     seat_before, seat_after, name_after = facts["reloaded"]
     assert seat_after == seat_before and name_after == PLAYERS[1][0]
     assert facts["spectator_decisions"] == 0
+    assert facts["rejoined"] == (seat_before, False)  # seated, and the token left the URL
 
     english = facts["logs"][0]
     assert "claims Ambassador to exchange" in english

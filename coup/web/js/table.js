@@ -94,6 +94,8 @@ function myArea(ctx) {
   const hand = h("div", { class: "hand" });
   for (const c of p.cards || []) hand.append(cardFace(c, { size: "lg" }));
   for (const c of p.revealed || []) hand.append(cardFace(c, { size: "lg", revealed: true }));
+  const handWrap = h("div", { class: "hand-wrap" }, hand,
+    (p.cards || []).length ? h("div", { class: "hand-hint", text: t("table.hand_hint") }) : null);
   const known = view.known?.court?.length
     ? h("div", { class: "known-court", text: t("table.known_court", { cards: view.known.court.map((c) => t(`char.${c}`)).join(t("log.and")) }) })
     : null;
@@ -105,7 +107,7 @@ function myArea(ctx) {
       h("span", { class: "you-tag", text: t("table.you") }),
       h("div", { class: "coins big", title: t("seat.coins") }, coinIcon(), h("span", { class: "coin-count", text: num(p.coins) })),
       h("div", { class: "seat-states" }, ...states.map((s) => h("span", { class: `badge b-${s}`, dataset: { state: s }, text: t(`seat.${s}`) })))),
-    h("div", { class: "me-main" }, hand, h("div", { class: "decision-wrap" }, decisionPanel(ctx), idleLine(ctx), known)));
+    h("div", { class: "me-main" }, handWrap, h("div", { class: "decision-wrap" }, decisionPanel(ctx), idleLine(ctx), known)));
 }
 
 function idleLine(ctx) {
