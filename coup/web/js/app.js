@@ -1,6 +1,6 @@
 // The page's controller: routing (/ and /t/{table}), the connection, and which screen shows.
 import { clear, copyText, h, toast } from "./dom.js";
-import { LANGUAGES, language, onLanguage, pickLanguage, setLanguage, t, has, num } from "./i18n.js";
+import { LANGUAGES, has, language, onLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
 import { renderHome } from "./home.js";
 import { renderLobby } from "./lobby.js";
 import { ApiError, api, TableSocket, tokens } from "./net.js";
@@ -253,4 +253,4 @@ async function main() {
 }
 
 main();
-export { app, num };
+export { app };
