@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+import coup
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 from browser_driver import Shots
@@ -26,6 +28,9 @@ def test_three_browsers_play_a_full_game(browser: Any, server: str) -> None:
     assert record["format"] == "coup-record/1"
     assert record["players"] == [name for name, _ in PLAYERS]
     assert record["moves"] and isinstance(record["seed"], int | str)
+
+    replayed = coup.replay(record)  # the downloaded record replays to the same end
+    assert replayed.over and replayed.winner == facts["final"]["game"]["winner"]
 
     moves = [m["move"] for m in record["moves"]]
     assert "exchange" in moves and "challenge" in moves
