@@ -1,0 +1,396 @@
+"""The order of one turn (RULES.md): what each move does, from the announced action through
+challenges and blocks to its resolution, and the bookkeeping of coins, cards and seats.
+
+`Turn` declares the game's data and the moves' effects; `State` (state.py) adds
+creation, queries and `play`.
+"""
+
+from __future__ import annotations
+
+from . import rng as _rng
+from .cards import claim_of
+from .moves import IllegalMoveError, Move
+from .settings import Deal, Settings
+
+DRAFT, ACTION, REACT, BLOCK, CHALLENGE_BLOCK = (
+    "draft",
+    "action",
+    "react",
+    "block",
+    "challenge_block",
+)
+PROVE, LOSE, EXCHANGE, SHOW, EXAMINE, OVER = "prove", "lose", "exchange", "show", "examine", "over"
+PHASES = (DRAFT, ACTION, REACT, BLOCK, CHALLENGE_BLOCK, PROVE, LOSE, EXCHANGE, SHOW, EXAMINE, OVER)
+
+#: What happens after a `lose` in phase LOSE.
+END, PROVED_ACTION, PROVED_BLOCK = "end", "proved_action", "proved_block"
+
+#: Moves whose argument only the mover (and, for `show`, the examiner) may see.
+PRIVATE_VERBS = frozenset({"keep", "show", "draft"})
+
+
+class PinError(IllegalMoveError):
+    """A record pinned a draw of a card that is not in the Court."""
+
+
+# A history entry: (seat, move, forced, draws, out, audience)
+#   draws: cards drawn from the Court during this move; out: the mover was knocked out;
+#   audience: another seat that may see a private move's argument (the examiner of a show).
+Entry = tuple[int, Move, bool, tuple[str, ...], bool, int | None]
+
+_NO_DRAWS: list[str] = []
+
+#: Seats clockwise from each start: _ORDERS[n][start] = (start, start+1, ...) mod n.
+_ORDERS = [[tuple((a + i) % n for i in range(n)) for a in range(n)] for n in range(11)]
+
+
+class Turn:
+    """The game's data and the moves' effects (the base of `State`)."""
+
+    __slots__ = (
+        "_draws",
+        "_legal",
+        "_legal_seat",
+        "_out",
+        "_pins",
+        "_rs",
+        "action",
+        "actor",
+        "after_lose",
+        "alive_flags",
+        "block_claim",
+        "block_seat",
+        "challenged",
+        "challenger",
+        "claim",
+        "coins",
+        "court",
+        "deal",
+        "determinized",
+        "drawn",
+        "hands",
+        "history",
+        "known_court",
+        "known_hands",
+        "loser",
+        "n",
+        "n_alive",
+        "names",
+        "passed",
+        "phase",
+        "picks",
+        "revealed",
+        "seed",
+        "settings",
+        "shown",
+        "target",
+        "treasury",
+        "turn",
+        "variant",
+        "waiting",
+        "winner",
+    )  # fmt: skip
+
+    settings: Settings
+    names: tuple[str, ...]
+    seed: int
+    n: int
+    variant: str
+    deal: Deal
+    coins: list[int]
+    hands: list[tuple[str, ...]]
+    revealed: list[tuple[str, ...]]
+    alive_flags: list[bool]
+    n_alive: int
+    court: list[str]  # top card last
+    treasury: int
+    turn: int
+    phase: str
+    waiting: tuple[int, ...]
+    winner: int | None
+    actor: int | None
+    action: str | None
+    target: int | None
+    claim: str | None
+    block_seat: int | None
+    block_claim: str | None
+    challenger: int | None
+    challenged: str | None  # "action" or "block" while a challenge is under way
+    loser: int | None
+    after_lose: str
+    passed: tuple[int, ...]
+    drawn: tuple[str, ...]
+    shown: str | None
+    picks: list[str | None]
+    history: list[Entry]
+    known_court: dict[int, tuple[str, ...]]
+    known_hands: dict[tuple[int, int], tuple[str, ...]]
+    determinized: bool
+    _rs: int
+    _legal_seat: int
+    _legal: list[Move] | None
+    _pins: list[str]
+    _draws: list[str]
+    _out: bool
+
+    # --- the action ---------------------------------------------------------
+    def _do_income(self, seat: int, m: Move) -> None:
+        self._announce(seat, m)
+        self._gain(seat, 1)
+        self._end_turn()
+
+    def _do_coup(self, seat: int, m: Move) -> None:
+        self._announce(seat, m)
+        self.coins[seat] -= 7
+        self.treasury += 7
+        self._lose(m.arg, END)  # type: ignore[arg-type]
+
+    def _do_foreign_aid(self, seat: int, m: Move) -> None:
+        self._announce(seat, m)
+        self._open_react()
+
+    def _do_claim(self, seat: int, m: Move) -> None:
+        self._announce(seat, m)
+        if m.verb == "assassinate":
+            self.coins[seat] -= 3
+            self.treasury += 3
+        self._open_react()
+
+    _do_tax = _do_steal = _do_assassinate = _do_exchange = _do_examine = _do_claim
+
+    def _announce(self, seat: int, m: Move) -> None:
+        self.actor, self.action = seat, m.verb
+        self.target = m.arg if type(m.arg) is int else None
+        self.claim = claim_of(m.verb, self.variant)
+
+    # --- reactions ----------------------------------------------------------
+    def _do_pass(self, seat: int, m: Move) -> None:
+        self.passed += (seat,)
+        w = self.waiting
+        i = w.index(seat)
+        self.waiting = w[:i] + w[i + 1 :]
+        if self.waiting:
+            return
+        if self.phase is CHALLENGE_BLOCK:
+            self._end_turn()  # the block stands: the action fails, its coins stay paid
+        else:
+            self._resolve()
+
+    def _do_challenge(self, seat: int, m: Move) -> None:
+        self.challenger = seat
+        if self.phase is CHALLENGE_BLOCK:
+            self._prove(self.block_seat, "block")  # type: ignore[arg-type]
+        else:
+            self._prove(self.actor, "action")  # type: ignore[arg-type]
+
+    def _do_block(self, seat: int, m: Move) -> None:
+        self.block_seat, self.block_claim = seat, m.arg  # type: ignore[assignment]
+        self.phase = CHALLENGE_BLOCK
+        self.passed = ()
+        self.waiting = tuple(s for s in self._clockwise(self.actor, True) if s != seat)  # type: ignore[arg-type]
+
+    def _prove(self, claimant: int, what: str) -> None:
+        self.phase, self.challenged, self.waiting = PROVE, what, (claimant,)
+
+    def _do_reveal(self, seat: int, m: Move) -> None:
+        card: str = m.arg  # type: ignore[assignment]
+        self._take_from_hand(seat, card)
+        self.court.append(card)
+        self._shuffle()
+        self._draw_into(seat)
+        cont = PROVED_ACTION if self.challenged == "action" else PROVED_BLOCK
+        self._lose(self.challenger, cont)  # type: ignore[arg-type]
+
+    def _do_lose(self, seat: int, m: Move) -> None:
+        self._lose_card(seat, m.arg)  # type: ignore[arg-type]
+        if self.n_alive == 1:
+            self._finish()
+        elif self.phase is PROVE:  # the claimant declined to prove
+            if self.challenged == "action":
+                if self.action == "assassinate":  # a failed action's coins come back
+                    self.coins[self.actor] += 3  # type: ignore[index]
+                    self.treasury -= 3
+                self._end_turn()
+            else:
+                self._resolve()  # the block failed: the action goes ahead
+        else:
+            self._continue(self.after_lose)
+
+    def _lose(self, seat: int, cont: str) -> None:
+        if not self.alive_flags[seat]:
+            self._continue(cont)
+            return
+        self.phase, self.loser, self.after_lose, self.waiting = LOSE, seat, cont, (seat,)
+
+    def _continue(self, cont: str) -> None:
+        if cont == END or cont == PROVED_BLOCK:  # PROVED_BLOCK: the block stands
+            self._end_turn()
+        elif self.action in ("assassinate", "steal") and self.alive_flags[self.target]:  # type: ignore[index]
+            self.phase, self.passed, self.waiting = BLOCK, (), (self.target,)  # type: ignore[assignment]
+            self.challenger = self.challenged = None
+        else:
+            self._resolve()
+
+    # --- resolution ---------------------------------------------------------
+    def _resolve(self) -> None:
+        action, actor, target = self.action, self.actor, self.target
+        assert actor is not None
+        if action == "foreign_aid":
+            self._gain(actor, 2)
+        elif action == "tax":
+            self._gain(actor, 3)
+        elif action == "steal":
+            assert target is not None
+            took = min(2, self.coins[target])
+            self.coins[target] -= took
+            self.coins[actor] += took
+        elif action == "assassinate":
+            self._lose(target, END)  # type: ignore[arg-type]
+            return
+        elif action == "exchange":
+            k = 2 if self.variant == "ambassador" else 1
+            self.drawn = tuple(self._draw() for _ in range(min(k, len(self.court))))
+            self._invalidate_hand(actor)
+            self.phase, self.waiting = EXCHANGE, (actor,)
+            return
+        elif action == "examine" and self.alive_flags[target]:  # type: ignore[index]
+            self.phase, self.waiting = SHOW, (target,)  # type: ignore[assignment]
+            return
+        self._end_turn()
+
+    def _do_keep(self, seat: int, m: Move) -> None:
+        pool = list(self.hands[seat] + self.drawn)
+        for card in m.arg:  # type: ignore[union-attr]
+            pool.remove(card)
+        self.hands[seat] = m.arg  # type: ignore[assignment]
+        self.court.extend(pool)
+        self._shuffle()
+        self.drawn = ()
+        self.known_court[seat] = tuple(sorted(pool))
+        self._end_turn()
+
+    def _do_show(self, seat: int, m: Move) -> None:
+        self.shown = m.arg  # type: ignore[assignment]
+        self.phase, self.waiting = EXAMINE, (self.actor,)  # type: ignore[assignment]
+
+    def _do_return(self, seat: int, m: Move) -> None:
+        target, shown = self.target, self.shown
+        assert target is not None and shown is not None
+        known = self.known_hands.get((seat, target), ())
+        if known.count(shown) < self.hands[target].count(shown):
+            self.known_hands[seat, target] = tuple(sorted((*known, shown)))
+        self._end_turn()
+
+    def _do_swap(self, seat: int, m: Move) -> None:
+        target: int = self.target  # type: ignore[assignment]
+        self._take_from_hand(target, self.shown)  # type: ignore[arg-type]
+        self.court.append(self.shown)  # type: ignore[arg-type]
+        self._shuffle()
+        self._draw_into(target)
+        self._end_turn()
+
+    def _do_draft(self, seat: int, m: Move) -> None:
+        card: str = m.arg  # type: ignore[assignment]
+        self.picks[seat] = card
+        self.hands[seat] = tuple(sorted(self.hands[seat] + (card,)))
+        self.waiting = tuple(s for s in self.waiting if s != seat)
+        if not self.waiting:
+            self._begin_turn(self.settings.first)
+
+    # --- bookkeeping --------------------------------------------------------
+    def _gain(self, seat: int, amount: int) -> None:
+        amount = min(amount, self.treasury)  # the treasury is finite
+        self.coins[seat] += amount
+        self.treasury -= amount
+
+    def _clockwise(self, start: int, include_start: bool) -> tuple[int, ...]:
+        seats = _ORDERS[self.n][start][0 if include_start else 1 :]
+        if self.n_alive == self.n:
+            return seats
+        alive = self.alive_flags
+        return tuple(s for s in seats if alive[s])
+
+    def _open_react(self) -> None:
+        self.phase, self.passed = REACT, ()
+        self.waiting = self._clockwise(self.actor, False)  # type: ignore[arg-type]
+
+    def _clear_pending(self) -> None:
+        self.actor = self.action = self.target = self.claim = None
+        self.block_seat = self.block_claim = self.challenger = self.challenged = None
+        self.loser, self.after_lose, self.passed, self.drawn, self.shown = None, END, (), (), None
+
+    def _begin_turn(self, seat: int) -> None:
+        self._clear_pending()
+        self.turn, self.phase, self.waiting = seat, ACTION, (seat,)
+
+    def _end_turn(self) -> None:
+        self._return_coins_of_the_out()
+        if self.n_alive == 1:
+            self._finish()
+            return
+        self._begin_turn(self._clockwise(self.turn, False)[0])
+
+    def _return_coins_of_the_out(self) -> None:
+        if self.n_alive == self.n:
+            return
+        for seat in range(self.n):
+            if not self.alive_flags[seat] and self.coins[seat]:
+                self.treasury += self.coins[seat]
+                self.coins[seat] = 0
+
+    def _finish(self) -> None:
+        self._return_coins_of_the_out()
+        self._clear_pending()
+        self.phase, self.waiting = OVER, ()
+        self.winner = self.alive_flags.index(True)
+
+    def _take_from_hand(self, seat: int, card: str) -> None:
+        hand = list(self.hands[seat])
+        hand.remove(card)
+        self.hands[seat] = tuple(hand)
+
+    def _lose_card(self, seat: int, card: str) -> None:
+        self._take_from_hand(seat, card)
+        self.revealed[seat] = tuple(sorted(self.revealed[seat] + (card,)))
+        if self.known_hands:
+            for key, cards in list(self.known_hands.items()):
+                if key[1] == seat and card in cards:
+                    rest = list(cards)
+                    rest.remove(card)
+                    if rest:
+                        self.known_hands[key] = tuple(rest)
+                    else:
+                        del self.known_hands[key]
+        if not self.hands[seat]:
+            self.alive_flags[seat] = False
+            self.n_alive -= 1
+            self._out = True
+
+    def _shuffle(self) -> None:
+        self._rs = _rng.shuffle(self._rs, self.court)
+
+    def _draw(self) -> str:
+        if self._pins:
+            card = self._pins.pop(0)
+            court = self.court
+            if card not in court:
+                raise PinError(f"the record pins a draw of {card!r}, which is not in the Court")
+            court.pop(len(court) - 1 - court[::-1].index(card))  # the one nearest the top
+        else:
+            card = self.court.pop()
+        if self._draws is _NO_DRAWS:
+            self._draws = []
+        self._draws.append(card)
+        if self.known_court:
+            self.known_court = {}
+        return card
+
+    def _draw_into(self, seat: int) -> None:
+        card = self._draw()
+        self.hands[seat] = tuple(sorted(self.hands[seat] + (card,)))
+        self._invalidate_hand(seat)
+
+    def _invalidate_hand(self, seat: int) -> None:
+        if self.known_hands:
+            for key in [k for k in self.known_hands if k[1] == seat]:
+                del self.known_hands[key]
