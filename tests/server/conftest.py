@@ -92,3 +92,9 @@ def base(server: ServerProcess) -> str:
 
 def postgres_url() -> str:
     return os.environ.get("COUP_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture
+def server_process() -> type[ServerProcess]:
+    """The ServerProcess class, for tests that start (and kill) their own servers."""
+    return ServerProcess

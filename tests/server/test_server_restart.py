@@ -7,18 +7,18 @@ import asyncio
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from conftest import ServerProcess  # type: ignore[import-not-found]
 
 import coup
 from coup.server.client import SeatClient, create_table, join_table, play_randomly
 
 
 @pytest.fixture
-def restartable(tmp_path: Path) -> Iterator[ServerProcess]:
-    proc = ServerProcess(
+def restartable(tmp_path: Path, server_process: Any) -> Iterator[Any]:
+    proc = server_process(
         f"sqlite:///{tmp_path / 'coup.db'}", "--away", "2", log=tmp_path / "server.log"
     )
     proc.start()
@@ -28,7 +28,7 @@ def restartable(tmp_path: Path) -> Iterator[ServerProcess]:
     assert "Traceback" not in text, text[-4000:]
 
 
-async def test_kill_mid_game_and_finish(restartable: ServerProcess) -> None:
+async def test_kill_mid_game_and_finish(restartable: Any) -> None:
     base = restartable.base
     rng = random.Random(3)
     made = await create_table(base, "Mahshid", {"seats": 4, "reaction_timer": 0})
@@ -91,7 +91,7 @@ async def test_kill_mid_game_and_finish(restartable: ServerProcess) -> None:
         await c.close()
 
 
-async def test_running_timer_survives_a_kill(restartable: ServerProcess) -> None:
+async def test_running_timer_survives_a_kill(restartable: Any) -> None:
     base = restartable.base
     settings = {"seats": 2, "draft": False, "turn_timer": 5, "reaction_timer": 3}
     made = await create_table(base, "Mahshid", settings)
@@ -124,7 +124,7 @@ async def test_running_timer_survives_a_kill(restartable: ServerProcess) -> None
     await back.close()
 
 
-async def test_a_player_who_left_is_played_by_the_timer(restartable: ServerProcess) -> None:
+async def test_a_player_who_left_is_played_by_the_timer(restartable: Any) -> None:
     base = restartable.base
     made = await create_table(base, "Mahshid", {"seats": 2, "draft": True, "turn_timer": 0})
     table, token = made["table"], made["token"]
