@@ -152,9 +152,9 @@ class TableService:
                 g.row["game"], state, g.header, g.members, moves, timeouts, table.version
             )
             now = now_ms()
-            for s in seats:
-                if s is not None and s.kind == "human":
-                    table.away_since[s.member] = now
+            for sitter in seats:
+                if sitter is not None and sitter.kind == "human":
+                    table.away_since[sitter.member] = now
             for d in data.deadlines:
                 if d["game"] == table.run.number and d["seq"] == table.run.seq:
                     since = d["due_at"] - 1000 * int(d["seconds"])
