@@ -264,7 +264,11 @@ def main(argv: list[str]) -> int:
     if args.no_draft:
         settings["draft"] = False
     jobs = list(schedule(lineup, args.games, args.seed, settings, args.save))
-    results = run_all(jobs, args.jobs, show_progress=not args.quiet)
+    try:
+        results = run_all(jobs, args.jobs, show_progress=not args.quiet)
+    except KeyboardInterrupt:
+        print("coup tournament: interrupted", file=sys.stderr)
+        return 130
     summary = summarize(lineup, results, args.seed, settings)
     if args.json:
         print(json.dumps(summary, indent=2))
