@@ -234,10 +234,10 @@ class Knowledge:
         """How well a hidden ``hand`` for ``seat`` explains what it claimed and passed up."""
         record = self.records[seat]
         weight = 1.0
-        for character in record.active:
+        for character in sorted(record.active):  # sorted: same float product everywhere
             if character not in hand:
                 weight *= bluff_odds
-        for character, count in record.passes.items():
+        for character, count in sorted(record.passes.items()):
             if character in hand:
                 weight *= PASS_ODDS.get(character, 0.5) ** count
         return weight

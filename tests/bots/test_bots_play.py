@@ -122,3 +122,24 @@ def test_search_is_deterministic_for_a_seed() -> None:
     one = play_game(lineup, deal_seed=8, bot_seed=8, keep_record=True).record
     two = play_game(lineup, deal_seed=8, bot_seed=8, keep_record=True).record
     assert one == two
+
+
+def test_search_is_deterministic_across_processes() -> None:
+    """Same seed, same game, whatever the process's string hashing."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import json; from coup.bots.arena import play_game;"
+        "r = play_game(['search:steps=500', 'heuristic', 'search:sims=15'], 3, 3, True);"
+        "print(json.dumps(r.record['moves']))"
+    )
+    outputs = set()
+    for hash_seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        done = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        )
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
