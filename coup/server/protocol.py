@@ -43,9 +43,12 @@ class ProtocolError(Exception):
         self.code = code
         self.message = message
         self.status = status
+        self.msg_id: Any = None  # the id of the message refused, once known
 
     def payload(self, msg_id: Any = None) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if msg_id is None:
+            msg_id = self.msg_id
         if msg_id is not None:
             out["id"] = msg_id
         return out
@@ -109,32 +112,36 @@ def parse_message(frame: str | bytes) -> Message:
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "message must be a JSON object")
     msg_id = _check_id(data.get("id"))
-    kind = data.get("type")
-    if not isinstance(kind, str):
-        raise ProtocolError("bad_message", "message has no string `type`")
-    if kind not in MESSAGES:
-        raise ProtocolError("unknown_type", f"unknown message type {kind[:32]!r}")
-    spec = MESSAGES[kind]
-    fields: dict[str, Any] = {}
-    for key, value in data.items():
-        if key in ("type", "id"):
-            continue
-        if key not in spec:
-            raise ProtocolError("bad_message", f"unknown field {key[:32]!r} in {kind!r}")
-        want = spec[key]
-        ok = (
-            (want == _INT and isinstance(value, int) and not isinstance(value, bool))
-            or (want == _STR and isinstance(value, str))
-            or (want == _OPT_STR and (value is None or isinstance(value, str)))
-            or (want == _DICT and isinstance(value, dict))
-        )
-        if not ok:
-            raise ProtocolError("bad_message", f"field {key!r} of {kind!r} has the wrong type")
-        fields[key] = value
-    missing = REQUIRED[kind] - fields.keys()
-    if missing:
-        raise ProtocolError("bad_message", f"{kind!r} needs {', '.join(sorted(missing))}")
-    return Message(kind, fields, msg_id)
+    try:
+        kind = data.get("type")
+        if not isinstance(kind, str):
+            raise ProtocolError("bad_message", "message has no string `type`")
+        if kind not in MESSAGES:
+            raise ProtocolError("unknown_type", f"unknown message type {kind[:32]!r}")
+        spec = MESSAGES[kind]
+        fields: dict[str, Any] = {}
+        for key, value in data.items():
+            if key in ("type", "id"):
+                continue
+            if key not in spec:
+                raise ProtocolError("bad_message", f"unknown field {key[:32]!r} in {kind!r}")
+            want = spec[key]
+            ok = (
+                (want == _INT and isinstance(value, int) and not isinstance(value, bool))
+                or (want == _STR and isinstance(value, str))
+                or (want == _OPT_STR and (value is None or isinstance(value, str)))
+                or (want == _DICT and isinstance(value, dict))
+            )
+            if not ok:
+                raise ProtocolError("bad_message", f"field {key!r} of {kind!r} has the wrong type")
+            fields[key] = value
+        missing = REQUIRED[kind] - fields.keys()
+        if missing:
+            raise ProtocolError("bad_message", f"{kind!r} needs {', '.join(sorted(missing))}")
+        return Message(kind, fields, msg_id)
+    except ProtocolError as exc:  # the error answers this message: echo its id
+        exc.msg_id = msg_id
+        raise
 
 
 def clean_name(value: Any) -> str:
