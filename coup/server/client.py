@@ -95,7 +95,7 @@ class SeatClient:
     async def send_raw(self, frame: str | bytes) -> None:
         await self._ws.send(frame)
 
-    async def wait(self, predicate: Any, timeout: float = 10.0) -> dict[str, Any]:
+    async def wait(self, predicate: Any, timeout: float = 20.0) -> dict[str, Any]:
         """Wait until predicate(view) holds; returns that view."""
 
         async def _until() -> dict[str, Any]:
@@ -109,7 +109,7 @@ class SeatClient:
 
         return await asyncio.wait_for(_until(), timeout)
 
-    async def wait_error(self, count: int = 1, timeout: float = 10.0) -> dict[str, Any]:
+    async def wait_error(self, count: int = 1, timeout: float = 20.0) -> dict[str, Any]:
         async def _until() -> dict[str, Any]:
             async with self._changed:
                 while len(self.errors) < count:
@@ -126,7 +126,7 @@ class SeatClient:
         await self.send(kind, **fields)
         return await self.wait_error(mark + 1)
 
-    async def wait_closed(self, timeout: float = 10.0) -> int:
+    async def wait_closed(self, timeout: float = 20.0) -> int:
         async def _until() -> int:
             async with self._changed:
                 while self.closed is None:
