@@ -152,7 +152,7 @@ def create_app(
             raise ProtocolError("too_large", f"the body is over {MAX_HTTP_BODY} bytes", 413)
         try:
             data = json.loads(raw or b"{}")
-        except ValueError:
+        except (ValueError, RecursionError):
             raise ProtocolError("bad_json", "the body is not valid JSON") from None
         if not isinstance(data, dict):
             raise ProtocolError("bad_json", "the body must be a JSON object")

@@ -107,7 +107,7 @@ def parse_message(frame: str | bytes) -> Message:
         raise ProtocolError("too_large", f"message is {size} bytes; the limit is {MAX_FRAME}")
     try:
         data = json.loads(frame)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ProtocolError("bad_json", "message is not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "message must be a JSON object")
@@ -144,6 +144,11 @@ def parse_message(frame: str | bytes) -> Message:
         raise
 
 
+# Bidirectional embedding/override/isolate controls: they could make a name or a chat
+# line display as something else. (ZWNJ, which Persian needs, stays allowed.)
+BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def clean_name(value: Any) -> str:
     if not isinstance(value, str):
         raise ProtocolError("bad_name", "a name must be a string")
@@ -152,7 +157,7 @@ def clean_name(value: Any) -> str:
         raise ProtocolError("bad_name", "a name may not be empty")
     if len(name) > NAME_MAX:
         raise ProtocolError("bad_name", f"a name may have at most {NAME_MAX} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") for ch in name):
+    if any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") or ch in BIDI for ch in name):
         raise ProtocolError("bad_name", "a name may not contain control characters")
     return name
 
@@ -165,7 +170,9 @@ def clean_chat(value: str) -> str:
         raise ProtocolError("chat_too_long", f"chat text is over {CHAT_MAX} characters")
     # Keep line breaks and tabs; drop other control characters.
     text = "".join(
-        ch for ch in text if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cs")
+        ch
+        for ch in text
+        if ch in "\n\t" or (unicodedata.category(ch) not in ("Cc", "Cs") and ch not in BIDI)
     )
     if not text.strip():
         raise ProtocolError("chat_empty", "chat text is empty")

@@ -27,6 +27,7 @@ async def test_bad_messages_are_refused_and_change_nothing(base: str) -> None:
     cases: list[tuple[str | bytes, str]] = [
         ("not json", "bad_json"),
         ("[1, 2]", "bad_json"),
+        ("[" * 4000, "bad_json"),
         (json.dumps({"type": "chat", "text": "x" * 5000}), "too_large"),
         (json.dumps({"kind": "move"}), "bad_message"),
         (json.dumps({"type": "dance"}), "unknown_type"),
@@ -132,6 +133,12 @@ async def test_http_bad_input(base: str) -> None:
         assert r.json()["error"]["code"] == "bad_message"
         r = await http.post("/api/tables", json={"name": "A\u0007B"})
         assert r.json()["error"]["code"] == "bad_name"
+        r = await http.post("/api/tables", json={"name": "evil\u202eman"})
+        assert r.json()["error"]["code"] == "bad_name"
+        r = await http.post("/api/tables", json={"name": "مه\u200cشید"})  # ZWNJ is fine
+        assert r.status_code == 201
+        r = await http.post("/api/tables", content=b"[" * 8000)
+        assert r.json()["error"]["code"] == "bad_json"
         r = await http.post("/api/tables", json={"name": "A", "settings": {"seats": 1}})
         assert r.json()["error"]["code"] == "bad_settings"
         r = await http.post("/api/tables", json={"name": "A", "settings": "big"})
