@@ -321,6 +321,9 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--bus", default="memory://", help="memory:// or redis://127.0.0.1:6379/0")
     p.add_argument("--servers", type=int, default=1, help="server processes (1; max 8)")
+    p.add_argument(
+        "--no-ws-compression", action="store_true", help="start the servers without deflate"
+    )
     p.add_argument("--fuzz", type=int, default=0, help="send N bad messages instead (max 200000)")
     p.add_argument(
         "--soak", action="store_true", help="sample memory; at the end kill -9 and check no move"
@@ -348,7 +351,10 @@ def main(argv: list[str]) -> int:
     fleet = None
     if args.url is None:
         try:
-            fleet = Fleet(args.db, args.bus, args.servers, ["--bot-delay", "0"]).start()
+            extra = ["--bot-delay", "0"] + (
+                ["--no-ws-compression"] if args.no_ws_compression else []
+            )
+            fleet = Fleet(args.db, args.bus, args.servers, extra).start()
         except (ValueError, RuntimeError, OSError) as exc:
             print(f"coup loadtest: {exc}", file=sys.stderr)
             return 2

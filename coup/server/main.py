@@ -43,6 +43,12 @@ def parser() -> argparse.ArgumentParser:
         default=2.0,
         help="table creations/joins per second per address, after a burst of 60 (0 = no limit)",
     )
+    p.add_argument(
+        "--no-ws-compression",
+        action="store_true",
+        help="no permessage-deflate on websockets: half the memory per connection, less "
+        "CPU, more bytes (for many tables; docs/deploy.md)",
+    )
     p.add_argument("--log-level", default="warning", help="uvicorn log level (warning)")
     return p
 
@@ -77,6 +83,7 @@ def main(argv: list[str]) -> int:
         host=args.host,
         port=args.port,
         ws_max_size=MAX_WS_FRAME,
+        ws_per_message_deflate=not args.no_ws_compression,
         log_level=args.log_level,
         lifespan="on",
     )
