@@ -147,9 +147,11 @@ def create_app(
         length = request.headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > MAX_HTTP_BODY:
             raise ProtocolError("too_large", f"the body is over {MAX_HTTP_BODY} bytes", 413)
-        raw = await request.body()
-        if len(raw) > MAX_HTTP_BODY:
-            raise ProtocolError("too_large", f"the body is over {MAX_HTTP_BODY} bytes", 413)
+        raw = b""
+        async for chunk in request.stream():  # never hold more than the limit
+            raw += chunk
+            if len(raw) > MAX_HTTP_BODY:
+                raise ProtocolError("too_large", f"the body is over {MAX_HTTP_BODY} bytes", 413)
         try:
             data = json.loads(raw or b"{}")
         except (ValueError, RecursionError):

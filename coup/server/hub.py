@@ -14,6 +14,8 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
+MAX_QUEUED = 64  # errors and pongs waiting for a slow client (views never queue up)
+
 
 class Connection:
     def __init__(self, ws: WebSocket, table_id: str, member: str | None) -> None:
@@ -40,6 +42,8 @@ class Connection:
         self._wake.set()
 
     def send(self, payload: dict[str, Any]) -> None:
+        if len(self._queue) >= MAX_QUEUED:  # a client that does not read: drop the oldest
+            self._queue.popleft()
         self._queue.append(json.dumps(payload, separators=(",", ":")))
         self._wake.set()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
 
 import httpx
 import websockets
@@ -128,6 +129,13 @@ async def test_http_bad_input(base: str) -> None:
         r = await http.post("/api/tables", content=b"{not json")
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
         r = await http.post("/api/tables", json={"name": "x" * 10000})
+        assert r.status_code == 413
+
+        async def chunks() -> AsyncIterator[bytes]:  # no Content-Length: streamed
+            for _ in range(100):
+                yield b" " * 1000
+
+        r = await http.post("/api/tables", content=chunks())
         assert r.status_code == 413
         r = await http.post("/api/tables", json={"name": "A", "extra": 1})
         assert r.json()["error"]["code"] == "bad_message"
