@@ -4,10 +4,10 @@
 export const LANGUAGES = {
   en: { name: "English", dir: "ltr" },
   fa: { name: "فارسی", dir: "rtl" },
-  // ro: { name: "Română", dir: "ltr" },
-  // ja: { name: "日本語", dir: "ltr" },
-  // he: { name: "עברית", dir: "rtl" },
-  // id: { name: "Bahasa Indonesia", dir: "ltr" },
+  ro: { name: "Română", dir: "ltr" },
+  ja: { name: "日本語", dir: "ltr" },
+  he: { name: "עברית", dir: "rtl" },
+  id: { name: "Bahasa Indonesia", dir: "ltr" },
 };
 const RTL = new Set(["fa", "he", "ar", "ur"]);
 const STORE_KEY = "coup.lang";
