@@ -109,7 +109,7 @@ def summarize(
                 tally.places.append(result.places[seat])
             tally.times.extend(result.times[seat])
     players = len(lineup)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for tally in tallies.values():
         low, high = wilson(tally.wins, tally.seats)
         share = lineup.count(tally.name) / players
