@@ -19,8 +19,18 @@ def test_catalogs_match_english() -> None:
         other = _catalog(path.stem)
         assert set(other) == set(english), path.name
         for key, text in english.items():
+            assert bool(other[key]) == bool(text), f"{path.name}: {key} (empty or untranslated)"
             want = set(re.findall(r"\{\w+\}", text))
             assert set(re.findall(r"\{\w+\}", other[key])) == want, f"{path.name}: {key}"
+
+
+def test_language_menu_and_catalogs_agree() -> None:
+    src = (WEB / "js" / "i18n.js").read_text(encoding="utf-8")
+    block = src.split("export const LANGUAGES = {", 1)[1].split("};", 1)[0]
+    menu = set(re.findall(r"^\s*(\w+): \{ name:", block, re.MULTILINE))
+    files = {path.stem for path in (WEB / "i18n").glob("*.json")}
+    assert menu == files
+    assert {"en", "fa", "ro", "ja", "he", "id"} <= files
 
 
 def test_every_key_used_by_the_page_exists() -> None:
