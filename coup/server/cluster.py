@@ -11,7 +11,8 @@ none owns a table. What keeps them right:
   dropped because the position moved on).
 - After a change, this process pushes views to its own sockets and publishes
   `"<process> <version>"` on the bus; the other processes holding sockets of that table
-  catch up and push theirs; the others only mark the table as stale for later.
+  catch up (playing the moves sent along when their copy is exactly one change behind,
+  else reading the database) and push theirs; the others catch up on next use.
 - Deadlines (timers, bots) are rows. No per-table clock task: one claim loop per process
   takes due rows with `FOR UPDATE SKIP LOCKED` and a short lease, so any process plays a
   deadline, also for a table nobody is connected to, and a dead process's claims pass
@@ -25,20 +26,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import json
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from typing import Any, TypeVar
 
-import coup
 from coup.bus import Bus
-from coup.server import games, timers
+from coup.server import games, news, timers
 from coup.server.hub import Hub
 from coup.server.protocol import ProtocolError, now_ms
 from coup.server.service import TableService
-from coup.server.table import Deadline, GameRun, Seat, Table
+from coup.server.table import GameRun, Seat, Table
 from coup.store import Conflict, SqlStore
 from coup.store import cluster as db
 
@@ -66,13 +66,13 @@ class ClusterService(TableService):
         store.check_versions = True
         self.process = secrets.token_hex(8)
         self.local: dict[tuple[str, str], int] = {}  # (table, member) -> our connections
-        self.stale: set[str] = set()  # tables changed elsewhere, caught up on next use
         self._catching_up: dict[str, asyncio.Task[None]] = {}
-        self._again: set[str] = set()
+        self._news: dict[str, list[tuple[int | None, dict[str, Any] | None]]] = {}
+        self._marks: dict[str, news.Mark] = {}  # where each table stood when last told
         self._wake = asyncio.Event()
         self._loops: list[asyncio.Task[None]] = []
         self._firing: set[asyncio.Task[None]] = set()
-        self.stats = {"conflicts": 0, "claims": 0, "refreshes": 0, "rebuilds": 0}
+        self.stats = {"conflicts": 0, "claims": 0, "refreshes": 0, "rebuilds": 0, "applied": 0}
 
     # ---- lifecycle ------------------------------------------------------------------
     async def start(self) -> None:
@@ -100,12 +100,14 @@ class ClusterService(TableService):
         await super().stop()
 
     async def get(self, table_id: str) -> Table | None:
+        """The table, caught up with the database (one query when nothing changed): a
+        request may come right after a write on another process whose notification is
+        still on its way (e.g. a seat taken there, its token used here at once)."""
         loaded = table_id in self.tables
         table = await super().get(table_id)
         if table is None:
             return None
-        if not loaded or table_id in self.stale:
-            await self.refresh(table, extras=not loaded)
+        await self.refresh(table, extras=not loaded)
         return table
 
     # ---- catching up ------------------------------------------------------------------
@@ -115,7 +117,6 @@ class ClusterService(TableService):
 
     async def _refresh_locked(self, table: Table, *, extras: bool = False) -> None:
         """Bring `table` up to the database (the caller holds `table.lock`)."""
-        self.stale.discard(table.id)
         run = table.run
         chat_after = int(table.chat[-1]["id"]) if table.chat else 0
         changes = await db.changes(
@@ -137,7 +138,7 @@ class ClusterService(TableService):
         else:
             if run is not None and changes.events:
                 try:
-                    table.run = _advance(run, changes.events, int(row["version"]))
+                    table.run = news.advance_events(run, changes.events, int(row["version"]))
                 except Exception:  # noqa: BLE001 - a gap or a mismatch: start from scratch
                     log.warning("table %s: rebuilding after a failed catch-up", table.id)
                     await self._rebuild_into(table)
@@ -147,6 +148,7 @@ class ClusterService(TableService):
         if changes is not None:
             table.chat.extend(changes.chat)
         await self._sync_presence(table, changes)
+        self._marks[table.id] = news.mark(table)
 
     async def _rebuild_into(self, table: Table) -> None:
         self.stats["rebuilds"] += 1
@@ -161,11 +163,9 @@ class ClusterService(TableService):
             fresh.last_winner,
         )
         table.run, table.chat, table.bots = fresh.run, fresh.chat, {}
-        table.deadlines = _deadlines(table, data.deadlines)
+        table.deadlines = news.deadlines(table, data.deadlines)
 
     def _apply_lobby(self, table: Table, changes: db.Changes) -> None:
-        import json
-
         row = changes.row
         table.settings = json.loads(changes.settings)
         cap = int(table.settings["seats"])
@@ -176,7 +176,7 @@ class ClusterService(TableService):
             )
         table.seats, table.status, table.version = seats, str(row["status"]), int(row["version"])
         table.last_winner = row["last_winner"]
-        table.deadlines = _deadlines(table, changes.deadlines)
+        table.deadlines = news.deadlines(table, changes.deadlines)
 
     async def _sync_presence(self, table: Table, changes: db.Changes | None) -> None:
         if changes is not None:
@@ -192,32 +192,42 @@ class ClusterService(TableService):
         table.connected = dict(connected)
 
     async def _on_bus(self, table_id: str, message: str) -> None:
-        origin = message.partition(" ")[0]
+        origin, version, payload = news.decode(message)
         if origin == self.process or table_id not in self.tables:
             return
         if not self.hub.of(table_id):
-            self.stale.add(table_id)  # nobody here to tell: catch up when next used
-            return
-        if table_id in self._catching_up:
-            self._again.add(table_id)
-            return
-        self._catching_up[table_id] = asyncio.create_task(self._catch_up(table_id))
+            return  # nobody here to tell: `get()` catches up when the table is next used
+        self._news.setdefault(table_id, []).append((version, payload))
+        if table_id not in self._catching_up:
+            self._catching_up[table_id] = asyncio.create_task(self._catch_up(table_id))
 
     async def _catch_up(self, table_id: str) -> None:
+        """Apply the news of a table in order: moves sent along are played on our copy;
+        anything else (or a gap) reads the database. Then push the views."""
         try:
-            while True:
-                self._again.discard(table_id)
+            while self._news.get(table_id):
+                pending = self._news.pop(table_id)
                 table = self.tables.get(table_id)
                 if table is None:
                     return
                 try:
-                    await self.refresh(table)
+                    async with table.lock:
+                        read = False
+                        for version, payload in pending:
+                            if version is not None and version <= table.version:
+                                continue  # we have it already (e.g. caught up after a conflict)
+                            if read or payload is None or version is None:
+                                read = True
+                            elif news.apply(table, version, payload):
+                                self.stats["applied"] += 1
+                            else:
+                                read = True
+                        if read:
+                            await self._refresh_locked(table)
+                        self._marks[table.id] = news.mark(table)
                 except Exception:
                     log.exception("table %s: catching up failed", table_id)
-                    self.stale.add(table_id)
                 self.broadcast(table)
-                if table_id not in self._again:
-                    return
         finally:
             self._catching_up.pop(table_id, None)
 
@@ -333,8 +343,10 @@ class ClusterService(TableService):
         table.touched = time.monotonic()
         if self.closing:
             return
+        message = news.encode(self.process, table, self._marks.get(table.id))
+        self._marks[table.id] = news.mark(table)
         self.broadcast(table)
-        await asyncio.shield(self.bus.publish(table.id, f"{self.process} {table.version}"))
+        await asyncio.shield(self.bus.publish(table.id, message))
 
     # ---- deadlines: claimed from the database by any process --------------------------
     def _arm(self, table: Table) -> None:
@@ -360,10 +372,9 @@ class ClusterService(TableService):
 
     async def _fire(self, row: dict[str, Any]) -> None:
         try:
-            table = await self.get(str(row["table_id"]))
+            table = await self.get(str(row["table_id"]))  # caught up
             if table is None:
                 return
-            await self.refresh(table)
             run = table.run
             if run is None or run.number != row["game"] or run.seq != row["seq"]:
                 return  # the position moved on; its mover wrote new deadlines
@@ -391,36 +402,3 @@ class ClusterService(TableService):
                 raise
             except Exception:
                 log.exception("heartbeat failed")
-
-
-def _advance(run: GameRun, events: list[dict[str, Any]], version: int) -> GameRun:
-    """`run` with the stored `events` played on a copy of its state."""
-    state = run.state.clone()
-    moves = list(run.moves)
-    timeouts = list(run.timeouts)
-    for e in events:
-        if int(e["seq"]) != len(moves):
-            raise ValueError(f"event {e['seq']} does not follow {len(moves)}")
-        move = games.event_move(e)
-        state._pins = list(move.get("draw", []))  # the record's draws, as coup.replay does
-        state.play(move["seat"], coup.Move.parse(move["move"]))
-        if state._pins:
-            raise ValueError("pinned draws were not drawn")
-        moves.append(move)
-        if e["timeout"]:
-            timeouts.append({"index": e["step"], "seat": e["seat"]})
-    return replace(run, state=state, moves=moves, timeouts=timeouts, changed_version=version)
-
-
-def _deadlines(table: Table, rows: list[dict[str, Any]]) -> dict[int, Deadline]:
-    run = table.run
-    out: dict[int, Deadline] = {}
-    if run is None:
-        return out
-    for d in rows:
-        if d["game"] == run.number and d["seq"] == run.seq:
-            since = int(d["due_at"]) - 1000 * int(d["seconds"])
-            out[int(d["seat"])] = Deadline(
-                str(d["kind"]), int(d["due_at"]), int(d["seconds"]), since
-            )
-    return out

@@ -47,9 +47,7 @@ def _admin(sql: str) -> None:
     asyncio.run(go())
 
 
-@pytest.fixture(scope="session")
-def database() -> Iterator[str]:
-    """A PostgreSQL database of our own, dropped at the end."""
+def _fresh_database() -> Iterator[str]:
     name = f"coup_test_{secrets.token_hex(6)}"
     try:
         _admin(f"CREATE DATABASE {name}")
@@ -58,6 +56,18 @@ def database() -> Iterator[str]:
     base = POSTGRES.rsplit("/", 1)[0]
     yield f"{base}/{name}"
     _admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(scope="session")
+def database() -> Iterator[str]:
+    """A PostgreSQL database of our own for the server processes, dropped at the end."""
+    yield from _fresh_database()
+
+
+@pytest.fixture(scope="module")
+def quiet_database() -> Iterator[str]:
+    """Another one that no server process claims deadlines from."""
+    yield from _fresh_database()
 
 
 @pytest.fixture(scope="session")
@@ -128,3 +138,17 @@ def cluster(
         s.stop()
     problems = [p for s in servers for p in s.problems()]
     assert not problems, "\n".join(s.log.read_text(errors="replace")[-3000:] for s in servers)
+
+
+@pytest.fixture
+def spare_pair(database: str, bus: str, tmp_path: Path) -> Iterator[list[Server]]:
+    """Two more processes on the same database and bus (a player may be away 1 s)."""
+    servers = [
+        Server(database, bus, tmp_path / f"spare{i}.log", "--bot-delay", "0", "--away", "1")
+        for i in range(2)
+    ]
+    for s in servers:
+        s.start()
+    yield servers
+    for s in servers:
+        s.stop()

@@ -1,0 +1,141 @@
+"""The bus messages between server processes, and catching up from them.
+
+A message is `"<process> <version>"`, plus, when the change was only moves (the usual
+case), a JSON payload with those moves and the new deadlines. A process whose copy of
+the table is exactly at the version before (versions name one committed state each,
+since every write checks the previous one) plays the moves on its copy without reading
+the database; any other process, or any other change, reads the database instead.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+import coup
+from coup.server import games, timers
+from coup.server.table import Deadline, GameRun, Table
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Where a table's copy stood: version, game number, moves, timeouts."""
+
+    version: int
+    game: int
+    seq: int
+    timeouts: int
+
+
+def mark(table: Table) -> Mark:
+    run = table.run
+    if run is None:
+        return Mark(table.version, 0, 0, 0)
+    return Mark(table.version, run.number, run.seq, len(run.timeouts))
+
+
+def encode(process: str, table: Table, before: Mark | None) -> str:
+    """The message telling that `table` changed; with the moves if that was all."""
+    head = f"{process} {table.version}"
+    run = table.run
+    if (
+        before is None
+        or run is None
+        or table.version != before.version + 1
+        or run.number != before.game
+        or run.seq <= before.seq
+    ):
+        return head
+    payload = {
+        "from": before.version,
+        "game": run.number,
+        "seq": before.seq,
+        "moves": run.moves[before.seq :],
+        "timeouts": run.timeouts[before.timeouts :],
+        "status": table.status,
+        "last_winner": table.last_winner,
+        "deadlines": timers.rows(table),
+    }
+    return f"{head} {json.dumps(payload, separators=(',', ':'))}"
+
+
+def decode(message: str) -> tuple[str, int | None, dict[str, Any] | None]:
+    """(origin process, version or None, payload or None); never raises."""
+    parts = message.split(" ", 2)
+    origin = parts[0]
+    version = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
+    payload = None
+    if len(parts) > 2:
+        try:
+            payload = json.loads(parts[2])
+        except ValueError:
+            payload = None
+    return origin, version, payload if isinstance(payload, dict) else None
+
+
+def apply(table: Table, version: int, payload: dict[str, Any]) -> bool:
+    """Play the message's moves on `table` if it is exactly at the version before."""
+    run = table.run
+    if (
+        run is None
+        or table.version != payload.get("from")
+        or run.number != payload.get("game")
+        or run.seq != payload.get("seq")
+    ):
+        return False
+    try:
+        new_run = advance(run, payload["moves"], payload["timeouts"], version)
+    except Exception:  # noqa: BLE001 - any doubt: read the database instead
+        return False
+    table.run = new_run
+    table.status = str(payload["status"])
+    table.last_winner = payload["last_winner"]
+    table.version = version
+    table.deadlines = deadlines(table, payload["deadlines"])
+    return True
+
+
+def advance(
+    run: GameRun, moves: list[dict[str, Any]], timeouts: list[dict[str, int]], version: int
+) -> GameRun:
+    """`run` with record `moves` played on a copy of its state (draws pinned as in
+    `coup.replay`)."""
+    state = run.state.clone()
+    for move in moves:
+        state._pins = list(move.get("draw", []))
+        state.play(move["seat"], coup.Move.parse(move["move"]))
+        if state._pins:
+            raise ValueError("pinned draws were not drawn")
+    return replace(
+        run,
+        state=state,
+        moves=run.moves + [dict(m) for m in moves],
+        timeouts=run.timeouts + [dict(t) for t in timeouts],
+        changed_version=version,
+    )
+
+
+def advance_events(run: GameRun, events: list[dict[str, Any]], version: int) -> GameRun:
+    """`run` with stored event rows played (they must follow its last seq)."""
+    for i, e in enumerate(events):
+        if int(e["seq"]) != run.seq + i:
+            raise ValueError(f"event {e['seq']} does not follow {run.seq + i - 1}")
+    moves = [games.event_move(e) for e in events]
+    timeouts = [{"index": e["step"], "seat": e["seat"]} for e in events if e["timeout"]]
+    return advance(run, moves, timeouts, version)
+
+
+def deadlines(table: Table, rows: list[dict[str, Any]]) -> dict[int, Deadline]:
+    """Deadline rows (stored or sent) of the table's current position."""
+    run = table.run
+    out: dict[int, Deadline] = {}
+    if run is None:
+        return out
+    for d in rows:
+        if d["game"] == run.number and d["seq"] == run.seq:
+            since = int(d["due_at"]) - 1000 * int(d["seconds"])
+            out[int(d["seat"])] = Deadline(
+                str(d["kind"]), int(d["due_at"]), int(d["seconds"]), since
+            )
+    return out

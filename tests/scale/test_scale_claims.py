@@ -1,0 +1,111 @@
+"""The database side of several processes, on a real PostgreSQL: deadline claims with
+FOR UPDATE SKIP LOCKED and leases, version-checked writes, the schema version row."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator
+
+import pytest
+from sqlalchemy import insert, select, text
+
+from coup.store import Conflict, SqlStore, migrate, open_store
+from coup.store import cluster as db
+from coup.store import schema as s
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture
+async def stores(quiet_database: str) -> AsyncIterator[list[SqlStore]]:
+    """Two stores (two engines, as two processes have) on a database of their own."""
+    made = [await open_store(quiet_database), await open_store(quiet_database)]
+    for store in made:
+        store.check_versions = True
+    yield made
+    for store in made:
+        await store.close()
+
+
+async def _table_with_deadlines(store: SqlStore, seats: int, due_at: int) -> str:
+    table_id = secrets.token_urlsafe(16)
+    row = {"id": table_id, "created_at": 1, "status": "playing", "version": 1, "games": 1,
+           "last_winner": None}  # fmt: skip
+    await store.create_table(row, {"seats": seats}, [])
+    rows = [{"table_id": table_id, "seat": k, "kind": "bot", "due_at": due_at, "seconds": 0,
+             "game": 1, "seq": 0} for k in range(seats)]  # fmt: skip
+    await store._run(lambda conn: conn.execute(insert(s.deadlines), rows))
+    return table_id
+
+
+def _ours(claimed: list[dict], table_id: str) -> set[int]:
+    return {r["seat"] for r in claimed if r["table_id"] == table_id}
+
+
+async def test_a_claim_is_held_for_its_lease_then_taken_over(stores: list[SqlStore]) -> None:
+    a, b = stores
+    table_id = await _table_with_deadlines(a, 3, due_at=1_000)
+    first = await db.claim(a, now=2_000, lease_ms=5_000, limit=10_000)
+    assert _ours(first, table_id) == {0, 1, 2}
+    assert _ours(await db.claim(b, now=3_000, lease_ms=5_000, limit=10_000), table_id) == set()
+    # the first claimer died: once the lease is over, the other process takes over
+    later = await db.claim(b, now=7_001, lease_ms=5_000, limit=10_000)
+    assert _ours(later, table_id) == {0, 1, 2}
+    # not yet due: nobody claims it
+    future = await _table_with_deadlines(a, 1, due_at=10**15)
+    assert _ours(await db.claim(a, now=8_000, lease_ms=5_000, limit=10_000), future) == set()
+
+
+async def test_claims_skip_rows_another_claimer_holds(stores: list[SqlStore]) -> None:
+    """While one transaction holds a due row locked, a claim skips it (no waiting)."""
+    a, b = stores
+    table_id = await _table_with_deadlines(a, 2, due_at=1_000)
+    assert a.engine is not None
+    async with a.engine.connect() as conn:
+        trans = await conn.begin()
+        await conn.execute(
+            text("SELECT seat FROM coup_deadlines WHERE table_id = :t AND seat = 0 FOR UPDATE"),
+            {"t": table_id},
+        )
+        claimed = await asyncio.wait_for(
+            db.claim(b, now=2_000, lease_ms=5_000, limit=10_000), timeout=20
+        )
+        await trans.rollback()
+    assert _ours(claimed, table_id) == {1}
+
+
+async def test_writes_check_the_version_before(stores: list[SqlStore]) -> None:
+    """Two processes write the same table from the same version: one wins, one conflicts."""
+    a, b = stores
+    table_id = await _table_with_deadlines(a, 1, due_at=10**15)
+    await a.set_version(table_id, 2)
+    with pytest.raises(Conflict):
+        await b.set_version(table_id, 2)  # b still thinks the table is at version 1
+    event = {"game": 1, "seq": 0, "seat": 0, "move": "income", "draw": None, "timeout": False,
+             "step": None, "at": 1}  # fmt: skip
+    await a.append_events(table_id, [event], version=3, deadlines=[])
+    with pytest.raises(Conflict):  # the same seq again, even with a fresh version
+        await b.append_events(table_id, [event], version=4, deadlines=[])
+    with pytest.raises(Conflict):  # a new seq but from a version that is gone
+        await b.append_events(table_id, [{**event, "seq": 1}], version=3, deadlines=[])
+    data = await a.load_table(table_id)
+    assert data is not None and data.row["version"] == 3
+
+
+async def test_schema_version_row(stores: list[SqlStore]) -> None:
+    a, _ = stores
+    found = await a._run(
+        lambda conn: conn.execute(select(migrate.versions.c.version)).scalars().all()
+    )
+    assert found == [migrate.SCHEMA_VERSION]
+    await a._run(lambda conn: conn.execute(migrate.versions.update().values(version=99)))
+    try:
+        with pytest.raises(migrate.SchemaError, match="newer"):
+            await a.create()
+    finally:
+        await a._run(
+            lambda conn: conn.execute(
+                migrate.versions.update().values(version=migrate.SCHEMA_VERSION)
+            )
+        )

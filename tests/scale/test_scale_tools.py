@@ -1,0 +1,53 @@
+"""Small bounded runs of the scale tools against two processes on PostgreSQL + Redis:
+the load test, the fuzzer and the soak (with its kill -9 check). The full-size runs
+(1,000 tables, 100,000 messages, 10 minutes) are benchmarks, see docs/deploy.md."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.timeout(150)
+ROOT = Path(__file__).resolve().parents[2]
+POSTGRES = os.environ.get("COUP_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS = os.environ.get("COUP_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+def _loadtest(*args: str) -> dict:
+    cmd = [sys.executable, "-m", "coup", "loadtest", "--db", POSTGRES, "--bus", REDIS,
+           "--servers", "2", "--json", *args]  # fmt: skip
+    done = subprocess.run(cmd, check=False, cwd=ROOT, capture_output=True, text=True, timeout=140)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    assert lines, done.stderr[-3000:]
+    report = json.loads(lines[-1])
+    report["_rc"] = done.returncode
+    return report
+
+
+def test_load_two_processes() -> None:
+    r = _loadtest("--tables", "6", "--players", "6", "--seconds", "6", "--think", "0.3")
+    assert r["_rc"] == 0 and r["seats_failed"] == 0
+    assert r["servers"] == 2 and r["moves"] > 0
+    assert set(r["errors"]) <= {"stale"}
+
+
+def test_fuzz_two_processes() -> None:
+    r = _loadtest("--fuzz", "1500")
+    assert r["messages"] >= 1500
+    assert r["unanswered"] == 0 and r["wrong"] == [], r["wrong"]
+    assert r["records_broken"] == [] and r["games_checked"] > 0
+    assert r["servers_alive"] and r["server_log_problems"] == []
+    assert r["_rc"] == 0
+
+
+def test_soak_kill_restart_loses_nothing() -> None:
+    r = _loadtest("--soak", "--tables", "6", "--players", "4", "--seconds", "8", "--think", "0.2")
+    assert r["lost_count"] == 0, r["lost"]
+    assert r["tables_checked_after_kill"] == 6
+    assert r["errors_other_than_stale"] == {} and r["seats_failed"] == 0
+    assert r["_rc"] == 0
