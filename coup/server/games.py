@@ -76,6 +76,32 @@ def event_row(
     }
 
 
+class SeatWindow:
+    """What a bot at the table is handed instead of the game: its own seat's view, legal
+    moves and determinizations, nothing else (the bot interface's contract, enforced)."""
+
+    __slots__ = ("_seat", "_state")
+
+    def __init__(self, state: Any, seat: int) -> None:
+        self._state = state
+        self._seat = seat
+
+    def _own(self, seat: int) -> int:
+        if seat != self._seat:
+            raise PermissionError(f"a bot in seat {self._seat} asked about seat {seat}")
+        return seat
+
+    def view(self, seat: int) -> dict[str, Any]:
+        view: dict[str, Any] = self._state.view(self._own(seat))
+        return view
+
+    def legal(self, seat: int) -> list[Any]:
+        return list(self._state.legal(self._own(seat)))
+
+    def determinize(self, seat: int, rng: Any) -> Any:
+        return self._state.determinize(self._own(seat), rng)
+
+
 class _RandomBot:
     """Stand-in when no bot of that level can be made: a uniformly random legal move."""
 
@@ -134,11 +160,14 @@ async def _bot_move(table: Table, run: GameRun, seat: int) -> str:
     bot = table.bots.get(seat)
     if bot is None:
         bot = table.bots[seat] = make_bot(level)
+    window = SeatWindow(state, seat)
     try:
         if level in (None, "easy"):
-            move = bot.choose(state, seat)
+            move = bot.choose(window, seat)
         else:
-            move = await asyncio.to_thread(bot.choose, state, seat)
+            move = await asyncio.to_thread(bot.choose, window, seat)
+        if str(move) not in {str(m) for m in state.legal(seat)}:
+            raise ValueError(f"the bot chose {move!s}, which is not legal")
         return str(move)
     except Exception:
         log.exception("table %s: the bot in seat %s failed; playing at random", table.id, seat)

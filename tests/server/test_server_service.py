@@ -12,6 +12,7 @@ import pytest
 
 import coup
 from coup.bus.memory import MemoryBus
+from coup.server.games import SeatWindow
 from coup.server.hub import Connection, Hub
 from coup.server.protocol import ProtocolError
 from coup.server.service import TableService
@@ -88,7 +89,7 @@ async def test_no_leaks_in_many_more_games_in_process(service: TableService) -> 
     """The same check as the websocket leak test, over many more games, without sockets:
     every text sent to a seat or a spectator equals the engine's view at that point."""
     rng = random.Random(99)
-    for _ in range(100):
+    for _ in range(60):
         players = rng.randint(2, 6)
         settings = {
             "seats": players,
@@ -148,3 +149,41 @@ async def test_no_leaks_in_many_more_games_in_process(service: TableService) -> 
         for conn in list(service.hub.of(table.id)):
             await conn.stop()
             service.hub.remove(conn)
+
+
+def test_bots_get_only_their_seat() -> None:
+    state = coup.new_game(players=3, seed=1)
+    window = SeatWindow(state, 1)
+    assert window.view(1) == state.view(1)
+    assert window.legal(1) == state.legal(1)
+    for ask in (lambda: window.view(0), lambda: window.legal(2)):
+        with pytest.raises(PermissionError):
+            ask()
+    with pytest.raises(AttributeError):
+        window.record()  # type: ignore[attr-defined]
+
+
+async def test_bots_of_every_level_finish_a_game(
+    service: TableService, caplog: pytest.LogCaptureFixture
+) -> None:
+    table, _, _ = await service.create("Host", {"seats": 4, "reaction_timer": 0})
+    for seat, level in ((1, "easy"), (2, "medium"), (3, "hard")):
+        await service.lobby(table, lambda t, s=seat, lv=level: t.add_bot(s, lv))
+    host = table.seats[0]
+    assert host is not None
+    await service.start_game(table, host.member, rematch=False)
+    rng = random.Random(4)
+    for _ in range(4000):
+        run = table.run
+        assert run is not None
+        if run.state.over:
+            break
+        if 0 in run.state.waiting:
+            move = str(rng.choice(run.state.legal(0)))
+            try:
+                await service.play(table, 0, move, table.version)
+            except ProtocolError as exc:
+                assert exc.code == "stale"
+        await asyncio.sleep(0.005)
+    assert table.run is not None and table.run.state.over
+    assert not [r for r in caplog.records if r.levelname in ("WARNING", "ERROR")]
