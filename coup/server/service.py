@@ -223,8 +223,10 @@ class TableService:
         if not limit.allow():
             raise ProtocolError("rate_limited", "chat: at most one message a second, please")
         async with table.lock:
-            sitter = table.seats[seat]
-            assert sitter is not None
+            seat = table.seat_of(member)  # again: the host may have moved them meanwhile
+            sitter = None if seat is None else table.seats[seat]
+            if seat is None or sitter is None:
+                raise ProtocolError("not_seated", "only seated players may chat")
             version = table.version + 1
             message = {"seat": seat, "name": sitter.name, "text": text, "at": now_ms()}
             chat_id = await self.store.add_chat(table.id, message, version=version)
