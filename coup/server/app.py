@@ -228,9 +228,9 @@ def create_app(
         conn.start()
         svc = service()
         conn.send_view(json.dumps(svc.view_for(table, conn.member), separators=(",", ":")))
-        if conn.member is not None:
-            await svc.presence(table, conn.member, +1)
         try:
+            if conn.member is not None:
+                await svc.presence(table, conn.member, +1)
             await _serve(ws, table, conn)
         finally:
             hub.remove(conn)
