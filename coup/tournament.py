@@ -44,6 +44,7 @@ class Tally:
     wins: int = 0
     places: list[int] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
 
 
 def schedule(
@@ -108,6 +109,7 @@ def summarize(
             if result.winner is not None:
                 tally.places.append(result.places[seat])
             tally.times.extend(result.times[seat])
+            tally.cpu.extend(result.cpu[seat])
     players = len(lineup)
     rows: list[dict[str, Any]] = []
     for tally in tallies.values():
@@ -130,6 +132,12 @@ def summarize(
                     "p50": 1000 * percentile(tally.times, 0.50),
                     "p95": 1000 * percentile(tally.times, 0.95),
                     "max": 1000 * max(tally.times, default=0.0),
+                },
+                "decision_cpu_ms": {
+                    "mean": 1000 * statistics.fmean(tally.cpu) if tally.cpu else 0.0,
+                    "p50": 1000 * percentile(tally.cpu, 0.50),
+                    "p95": 1000 * percentile(tally.cpu, 0.95),
+                    "max": 1000 * max(tally.cpu, default=0.0),
                 },
             }
         )
@@ -158,7 +166,7 @@ def print_table(summary: dict[str, Any]) -> None:
     table = Table(title=title)
     for column in ("bot", "games", "wins", "win rate", "95% interval", "fair share"):
         table.add_column(column, justify="left" if column == "bot" else "right")
-    for column in ("avg place", "mean ms", "p50 ms", "p95 ms"):
+    for column in ("avg place", "mean ms", "p50 ms", "p95 ms", "p95 cpu"):
         table.add_column(column, justify="right")
     for row in summary["bots"]:
         low, high = row["ci95"]
@@ -175,11 +183,17 @@ def print_table(summary: dict[str, Any]) -> None:
             f"{times['mean']:.1f}",
             f"{times['p50']:.1f}",
             f"{times['p95']:.1f}",
+            f"{row['decision_cpu_ms']['p95']:.1f}",
         )
     console = Console()
     if not console.is_terminal:
         console = Console(width=132)
     console.print(table)
+    console.print(
+        "Decision times are wall-clock per move; p95 cpu is the CPU time of the same"
+        " moves (unaffected by other load on the machine).",
+        style="dim",
+    )
     if summary["unfinished"]:
         console.print(f"[yellow]{summary['unfinished']} games stopped unfinished[/yellow]")
 

@@ -25,6 +25,7 @@ class GameResult:
     winner: int | None  # None: unfinished
     places: list[int]  # finishing place per seat (1 = winner); 0 when unfinished
     times: list[list[float]] = field(default_factory=list)  # decision seconds, per seat
+    cpu: list[list[float]] = field(default_factory=list)  # the same in CPU seconds
     decisions: int = 0
     record: dict[str, Any] | None = None
 
@@ -66,15 +67,17 @@ def play_game(
         name, options = parse_spec(spec)
         seat_bots.append(bots_module.make(name, seed=bot_seed * 131 + seat, **options))
     times: list[list[float]] = [[] for _ in range(players)]
+    cpu: list[list[float]] = [[] for _ in range(players)]
     out_order: list[int] = []
     alive = [state.alive(s) for s in range(players)]
     decisions = 0
-    clock = time.perf_counter
+    clock, cpu_clock = time.perf_counter, time.thread_time
     while not state.over and decisions < MAX_DECISIONS:
         seat = state.waiting[0]
-        start = clock()
+        start, cpu_start = clock(), cpu_clock()
         move = seat_bots[seat].choose(state, seat)
         times[seat].append(clock() - start)
+        cpu[seat].append(cpu_clock() - cpu_start)
         state.play(seat, move)
         decisions += 1
         for s in range(players):
@@ -88,4 +91,4 @@ def play_game(
         for rank, s in enumerate(reversed(out_order), start=2):
             places[s] = rank
     record = state.record() if keep_record else None
-    return GameResult(list(specs), winner, places, times, decisions, record)
+    return GameResult(list(specs), winner, places, times, cpu, decisions, record)
