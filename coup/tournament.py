@@ -234,13 +234,20 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--seats",
         required=True,
-        help="comma-separated bots, one per seat, e.g. search,heuristic "
-        "(options as name:key=value, e.g. search:sims=300)",
+        help="comma-separated bots, one per seat, e.g. search,heuristic; bots: random, "
+        "honest, easy, heuristic, search; options as name:key=value, e.g. search:steps=3000",
     )
     parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
     parser.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
-    parser.add_argument("--characters", choices=("ambassador", "inquisitor"), default=None)
+    parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)"
+    )
+    parser.add_argument(
+        "--characters",
+        choices=("ambassador", "inquisitor"),
+        default=None,
+        help="the fifth character (default ambassador)",
+    )
     parser.add_argument("--no-draft", action="store_true", help="deal normally for 2 players")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--plot", metavar="FILE.png", help="draw the win rates to a PNG")

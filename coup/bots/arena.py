@@ -47,7 +47,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
                 pass
         options[key] = value
     if name not in bots_module.NAMES and name != "easy":
-        raise ValueError(f"unknown bot {name!r}; choose among {', '.join(bots_module.NAMES)}")
+        known = ", ".join((*bots_module.NAMES, "easy"))
+        raise ValueError(f"unknown bot {name!r}; choose among {known}")
     return name, options
 
 
