@@ -111,8 +111,10 @@ def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
         proc.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(server: str) -> Iterator[object]:
+    # Module scope, not session: Playwright's sync API keeps an event loop running in
+    # this thread while it is open, and the asyncio tests that run later need none.
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
