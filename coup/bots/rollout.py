@@ -38,18 +38,25 @@ class Playout:
     def run(self, world: State, rng: random.Random, limit: int = 400) -> int:
         """Play ``world`` on to the end (or ``limit`` decisions); returns the decisions made."""
         # The moves come from the engine's own legal list, so the playout applies them
-        # without the legality check of ``play`` (the hot loop of the search).
+        # without the legality check of ``play`` (the hot loop of the search); should the
+        # engine's internals change, it falls back to the public ``play``.
         steps = 0
-        apply, autoplay = world._apply, world._autoplay
+        apply = getattr(world, "_apply", None)
+        autoplay = getattr(world, "_autoplay", None)
+        fast = apply is not None and autoplay is not None
         while world.phase != "over" and steps < limit:
             seat = world.waiting[0]
-            apply(seat, self.move(world, seat, rng), False)
-            autoplay()
+            move = self.move(world, seat, rng)
+            if fast:
+                apply(seat, move, False)  # type: ignore[misc]
+                autoplay()  # type: ignore[misc]
+            else:
+                world.play(seat, move)
             steps += 1
         return steps
 
     def move(self, w: State, seat: int, rng: random.Random) -> Move:
-        legal = w._legal_for(seat)
+        legal = w._legal_for(seat) if hasattr(w, "_legal_for") else w.legal(seat)
         if len(legal) == 1:
             return legal[0]
         phase = w.phase

@@ -204,7 +204,8 @@ class SearchBot:
         """
         game = world.clone()
         game.play(seat, move)
-        limit = self.horizon if game.n_alive > 2 else 400
+        alive = sum(1 for other in range(game.players) if game.alive(other))
+        limit = self.horizon if alive > 2 else 400
         steps = self.playout.run(game, random.Random(seed), limit)
         if game.winner is not None:
             return (1.0 if game.winner == seat else 0.0), steps
