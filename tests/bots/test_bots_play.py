@@ -39,10 +39,16 @@ def test_interface_names_and_levels() -> None:
         (["honest", "heuristic", "random", "easy"], {}),
         (["heuristic", "honest", "heuristic"], {"characters": "inquisitor"}),
         (["random", "heuristic", "random", "honest", "heuristic", "random", "easy"], {}),
+        (["heuristic", "search:sims=6:worlds=3", "random", "honest", "easy"] * 2, {}),
+        (
+            ["search:sims=6:worlds=3", "heuristic", "easy", "honest", "random", "heuristic"],
+            {"characters": "inquisitor"},
+        ),
     ],
 )
 def test_bots_finish_games_with_legal_moves(lineup: list[str], settings: dict) -> None:
-    for game in range(12):
+    games = 3 if any(spec.startswith("search") for spec in lineup) else 12
+    for game in range(games):
         result = play_game(lineup, deal_seed=game, bot_seed=game, **settings)
         assert result.winner is not None  # play() raised on any illegal move
         assert sorted(result.places) == list(range(1, len(lineup) + 1))
