@@ -28,6 +28,7 @@ import contextlib
 import copy
 import json
 import logging
+import os
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -109,6 +110,12 @@ class ClusterService(TableService):
             return None
         await self.refresh(table, extras=not loaded)
         return table
+
+    def evict(self, idle: float = 600.0) -> int:
+        gone = super().evict(idle)
+        for table_id in [t for t in self._marks if t not in self.tables]:
+            del self._marks[table_id]
+        return gone
 
     # ---- catching up ------------------------------------------------------------------
     async def refresh(self, table: Table, *, extras: bool = False) -> None:
@@ -398,6 +405,10 @@ class ClusterService(TableService):
                         await self._replan(table)
                 if beats % 3 == 0:
                     await self.resync()
+                if beats % 15 == 0 and os.environ.get("COUP_CLUSTER_STATS"):
+                    log.warning(
+                        "cluster %s: %s, %d tables", self.process, self.stats, len(self.tables)
+                    )
             except asyncio.CancelledError:
                 raise
             except Exception:

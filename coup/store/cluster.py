@@ -69,6 +69,13 @@ class Changes:
     connected: dict[str, int] = field(default_factory=dict)  # member -> live processes
 
 
+def _no_flush_wait(conn: Connection) -> None:
+    """This transaction's commit does not wait for the WAL flush (PostgreSQL): for rows
+    whose loss in a database crash is harmless (claims, connections, heartbeats)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SET LOCAL synchronous_commit TO OFF"))
+
+
 def _alive(now: int, dead_after: int) -> Any:
     return select(processes.c.id).where(processes.c.seen_at >= now - dead_after)
 
@@ -157,6 +164,7 @@ async def set_presence(
     version goes up and its deadlines are replaced, all or nothing (Conflict)."""
 
     def fn(conn: Connection) -> None:
+        _no_flush_wait(conn)  # connections are not durable state: a crash forgets them anyway
         store._bump(conn, table_id, version)
         p = presence.c
         conn.execute(
@@ -177,6 +185,7 @@ async def set_presence(
 
 async def heartbeat(store: SqlStore, process: str, now: int) -> None:
     def fn(conn: Connection) -> None:
+        _no_flush_wait(conn)
         done = conn.execute(update(processes).where(processes.c.id == process).values(seen_at=now))
         if done.rowcount == 0:
             conn.execute(insert(processes).values(id=process, started_at=now, seen_at=now))
@@ -218,10 +227,8 @@ async def claim(store: SqlStore, *, now: int, lease_ms: int, limit: int = 64) ->
     skipped, not waited for); each is ours for `lease_ms`."""
 
     def fn(conn: Connection) -> list[Row]:
-        if conn.dialect.name == "postgresql":
-            # A claim lost in a database crash only means its lease is lost: the deadline
-            # is claimed again. So this transaction does not wait for its WAL flush.
-            conn.execute(text("SET LOCAL synchronous_commit TO OFF"))
+        # A claim lost in a database crash only means its lease is lost: claimed again.
+        _no_flush_wait(conn)
         d = s.deadlines
         due = conn.execute(
             select(d.c.table_id, d.c.seat, d.c.game, d.c.seq, d.c.due_at)

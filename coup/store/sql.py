@@ -97,7 +97,7 @@ class SqlStore:
         else:
             kwargs: dict[str, Any] = {}
             if not self.sqlite:
-                kwargs = {"pool_size": 10, "max_overflow": 20}
+                kwargs = {"pool_size": 20, "max_overflow": 10}  # a steady pool: no reconnect churn
             self.engine = create_async_engine(full, **kwargs)
             if self.sqlite:
                 event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)

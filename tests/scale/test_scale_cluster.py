@@ -62,14 +62,27 @@ async def test_players_on_two_processes_play_a_whole_game(cluster: list[Any]) ->
     # every seat ends on the same history, whichever process it is on
     histories = {len(v["game"]["history"]) for v in finals}
     assert len(histories) == 1
+    # lost races and a fast game's rate limit: refused cleanly, changing nothing
+    raced = ("stale", "illegal_move", "no_game_running", "rate_limited")
     for c in clients:
-        assert not [e for e in c.errors if e["code"] not in ("stale", "illegal_move")], c.errors
+        assert not [e for e in c.errors if e["code"] not in raced], c.errors
     records = [await _record(s.base, table) for s in cluster]
     assert records[0] == records[1]
     _check_record(records[0])
     assert records[0]["winner"] in winners
     for c in clients:
         await c.close()
+
+
+async def _settle(*clients: SeatClient) -> int:
+    """Wait until every client shows the same, newest version; that version."""
+    while True:
+        top = max(c.view["version"] for c in clients if c.view is not None)
+        for c in clients:
+            await c.wait(lambda v, n=top: v["version"] >= n)
+        await asyncio.sleep(0.05)
+        if all(c.view is not None and c.view["version"] == top for c in clients):
+            return top
 
 
 async def test_racing_moves_for_one_seat_from_two_processes(cluster: list[Any]) -> None:
@@ -83,44 +96,45 @@ async def test_racing_moves_for_one_seat_from_two_processes(cluster: list[Any]) 
     o = await SeatClient(cluster[1].base, table, other["token"]).connect()
     await a.wait(lambda v: v["table"]["seats"][1] is not None)
     await a.send("start")
+    await a.wait(lambda v: v["game"] is not None)
     races = 0
-    rng = random.Random(9)
-    for _ in range(200):
-        if races >= 12:
+    for _ in range(300):
+        if races >= 5:
             break
-        view = await a.wait(lambda v: v["game"] is not None and v["table"]["status"] != "lobby")
+        await _settle(a, b, o)
+        view = a.view
+        assert view is not None
         game = view["game"]
-        if game["over"]:
-            break
-        if game["legal"] and "income" in game["legal"] and "foreign_aid" in game["legal"]:
-            await b.wait(lambda v, n=view["version"]: v["version"] >= n)
+        if view["table"]["status"] == "over":
+            await a.send("rematch")
+            await a.wait(lambda v, n=view["table"]["game"]: v["table"]["game"] > n)
+            continue
+        legal = game["legal"]
+        if "income" in legal and "foreign_aid" in legal:
             before = len(game["history"])
-            errors_a, errors_b = len(a.errors), len(b.errors)
+            marks = len(a.errors), len(b.errors)
             await asyncio.gather(
                 a.send("move", move="income", version=view["version"]),
                 b.send("move", move="foreign_aid", version=view["version"]),
             )
             after = await a.wait(lambda v, n=before: len(v["game"]["history"]) > n)
             await asyncio.sleep(0.3)  # let the loser's refusal arrive
-            refused = (len(a.errors) - errors_a) + (len(b.errors) - errors_b)
-            played = [h for h in after["game"]["history"][before:] if h.get("seat") == 0]
-            assert refused == 1, (a.errors, b.errors)
-            assert [e["code"] for e in (a.errors[errors_a:] + b.errors[errors_b:])] == ["stale"]
-            assert played and played[0]["move"] in ("income", "foreign_aid")
+            refusals = a.errors[marks[0] :] + b.errors[marks[1] :]
+            assert [e["code"] for e in refusals] == ["stale"], refusals
+            assert after["game"]["history"][before]["seat"] == 0
+            assert after["game"]["history"][before]["move"] in ("income", "foreign_aid")
             races += 1
-            continue
-        # not a racing position: someone plays on (seat 0 through a, seat 1 through o)
-        mover = a if game["legal"] else o
-        mview = await mover.wait(lambda v: v["game"] is not None)
-        if mview["game"]["legal"]:
-            await mover.send(
-                "move", move=rng.choice(mview["game"]["legal"]), version=mview["version"]
-            )
-        await asyncio.sleep(0.05)
-        if not game["legal"]:
+        elif legal:
+            pick = "income" if "income" in legal else legal[0]
+            await a.send("move", move=pick, version=view["version"])
+            await a.wait(lambda v, n=view["version"]: v["version"] > n)
+        else:
             ov = o.view
-            if ov and ov["game"] and ov["game"]["legal"]:
-                await o.send("move", move=rng.choice(ov["game"]["legal"]), version=ov["version"])
-    assert races >= 3
+            assert ov is not None and ov["game"]["legal"], ov
+            moves = ov["game"]["legal"]
+            pick = "pass" if "pass" in moves else ("income" if "income" in moves else moves[0])
+            await o.send("move", move=pick, version=ov["version"])
+            await a.wait(lambda v, n=view["version"]: v["version"] > n)
+    assert races >= 5
     for c in (a, b, o):
         await c.close()
