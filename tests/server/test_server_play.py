@@ -182,3 +182,29 @@ async def test_reconnect_and_second_device(base: str) -> None:
         await back.wait(lambda v: len(v["game"]["history"]) > len(now["game"]["history"]))
     for c in (back, phone):
         await c.close()
+
+
+async def test_full_table_running_game_and_leaving(base: str) -> None:
+    made = await create_table(base, "Mahshid", {"seats": 2, "draft": False})
+    table = made["table"]
+    host = await SeatClient(base, table, made["token"]).connect()
+    guest_seat = await join_table(base, table, "Sepideh")
+    guest = await SeatClient(base, table, guest_seat["token"]).connect()
+    async with httpx.AsyncClient(base_url=base) as http:
+        r = await http.post(f"/api/tables/{table}/seats", json={"name": "Bahareh"})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "table_full"
+    # The guest leaves: the seat is free again and the token no longer holds it.
+    await guest.send("leave")
+    await guest.wait(lambda v: v["you"]["seat"] is None and v["table"]["seats"][1] is None)
+    back = await join_table(base, table, "Bahareh", 1)
+    again = await SeatClient(base, table, back["token"]).connect()
+    await host.send("start")
+    await host.wait(lambda v: v["table"]["status"] == "playing")
+    async with httpx.AsyncClient(base_url=base) as http:
+        r = await http.post(f"/api/tables/{table}/seats", json={"name": "Late"})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "game_running"
+    assert (await again.refused("leave"))["code"] == "game_running"
+    assert (await host.refused("add_bot", seat=1))["code"] == "game_running"
+    assert (await guest.refused("chat", text="hi"))["code"] == "not_seated"
+    for c in (host, guest, again):
+        await c.close()
