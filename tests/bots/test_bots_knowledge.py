@@ -1,0 +1,69 @@
+"""What bots read from a view: claims, caught bluffs, card counting, and the belief."""
+
+from __future__ import annotations
+
+import random
+
+import coup
+from coup import bots
+from coup.bots.knowledge import BLUFF_ODDS, Knowledge
+from coup.bots.search import SearchBot
+
+HANDS = [["contessa", "duke"], ["assassin", "captain"], ["ambassador", "duke"]]
+COURT = ["assassin", "assassin", "captain", "captain", "ambassador", "ambassador"]
+COURT += ["contessa", "contessa", "duke"]
+
+
+def scripted() -> coup.State:
+    """Seat 0 taxes (true); seat 1 taxes (a bluff), is challenged by seat 2 and caught."""
+    state = coup.new_game(players=3, seed=1, deal={"hands": HANDS, "court": COURT})
+    for seat, move in [
+        (0, "tax"), (1, "pass"), (2, "pass"),
+        (1, "tax"), (2, "challenge"), (1, "lose captain"),
+    ]:  # fmt: skip
+        state.play(seat, move)
+    return state
+
+
+def test_claims_and_caught_bluffs_are_read_from_the_history() -> None:
+    know = Knowledge(scripted().view(2))
+    assert know.claims(0) == {"duke"}
+    assert know.caught(1) == {"duke"} and know.claims(1) == set()
+    assert know.cards == ["ambassador", "duke"]
+    assert know.revealed["captain"] == 1
+    assert know.unseen("duke") == 2 and know.unseen("captain") == 2
+    assert not know.provably_false(0, "duke")
+    assert know.likelihood(0, ("captain", "contessa")) == BLUFF_ODDS
+    assert know.likelihood(0, ("contessa", "duke")) == 1.0
+
+
+def test_provable_lies_by_counting_cards() -> None:
+    """Seat 0 exchanges into two Dukes and puts the third back: seat 1's Duke is a lie."""
+    hands = [["ambassador", "duke"], ["assassin", "captain"], ["contessa", "contessa"]]
+    court = ["duke", "duke", "assassin", "assassin", "captain", "captain"]
+    court += ["ambassador", "ambassador", "contessa"]
+    state = coup.new_game(players=3, seed=1, deal={"hands": hands, "court": court})
+    for seat, move in [(0, "exchange"), (1, "pass"), (2, "pass"), (0, "keep duke duke")]:
+        state.play(seat, move)
+    state.play(1, "tax")
+    seen_by_0 = Knowledge(state.view(0))
+    assert seen_by_0.known_court == ["ambassador", "duke"]
+    assert seen_by_0.provably_false(1, "duke") and seen_by_0.unseen("duke") == 0
+    assert not Knowledge(state.view(2)).provably_false(1, "duke")  # seat 2 cannot tell
+    for name in ("honest", "heuristic"):
+        assert str(bots.make(name, seed=1).choose(state, 0)) == "challenge"
+    assert str(bots.make("honest", seed=1).choose(state, 2)) == "pass"
+
+
+def test_search_belief_gives_the_claimant_its_claim() -> None:
+    state = scripted()
+    # Seat 0 claimed the Duke and was not challenged: most sampled worlds give it one.
+    view_seat = 1
+    know = Knowledge(state.view(view_seat))
+    worlds = SearchBot(seed=3).sample_worlds(state, view_seat, know, 200)
+    with_duke = sum("duke" in world.hands[0] for world in worlds) / len(worlds)
+    plain = [state.determinize(view_seat, random.Random(i)) for i in range(200)]
+    prior = sum("duke" in world.hands[0] for world in plain) / len(plain)
+    assert with_duke > 0.8 > prior + 0.2
+    for world in worlds:  # every world still matches what seat 1 sees
+        assert world.view(view_seat) == state.view(view_seat)
