@@ -320,7 +320,9 @@ def run_all(jobs: list[Job], processes: int, show_progress: bool) -> list[GameRe
                 results[index] = result
                 bar.advance(task)
         else:
-            with multiprocessing.get_context("fork").Pool(processes) as pool:
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+            with context.Pool(processes) as pool:
                 for index, result in pool.imap_unordered(run_job, jobs, chunksize=1):
                     results[index] = result
                     bar.advance(task)
