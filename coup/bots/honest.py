@@ -69,18 +69,23 @@ class HonestBot:
         if coups and (know.coins >= 7 or len(coups) == len(legal)):
             return f"coup {self.target(know, [int(m.split()[1]) for m in coups])}"
         cards = set(know.cards)
+        # Never aim at a player who has claimed the blocker: two honest players would
+        # otherwise assassinate (or steal from) each other, blocked, for ever.
         if "assassin" in cards:
             targets = [int(m.split()[1]) for m in legal if m.startswith("assassinate ")]
+            targets = [s for s in targets if "contessa" not in know.claims(s)]
             if targets:
                 return f"assassinate {self.target(know, targets)}"
         if "duke" in cards and "tax" in legal:
             return "tax"
         if "captain" in cards:
+            guards = {"captain", claim_of("exchange", know.variant)}
             rich = [
                 int(m.split()[1])
                 for m in legal
                 if m.startswith("steal ") and know.coins_of(int(m.split()[1])) >= 2
             ]
+            rich = [s for s in rich if not guards & know.claims(s)]
             if rich:
                 return f"steal {max(rich, key=know.coins_of)}"
         exchanger = claim_of("exchange", know.variant)

@@ -124,3 +124,20 @@ def test_heuristic_decides_per_game_whether_to_bluff() -> None:
         assert len(seen) == 1  # one decision for the whole game
         decided += seen
     assert 4 <= sum(decided) <= 20  # about half the games
+
+
+def test_two_honest_bots_do_not_block_each_other_for_ever() -> None:
+    """Both hold Assassin and Contessa: assassinations get blocked, so they stop trying."""
+    court = ["duke"] * 3 + ["captain"] * 3 + ["ambassador"] * 3 + ["assassin", "contessa"]
+    hands = [["assassin", "contessa"], ["assassin", "contessa"]]
+    for seed in range(5):
+        state = coup.new_game(
+            players=2, seed=seed, draft=False, deal={"hands": hands, "court": court}
+        )
+        players = [bots.make("honest", seed=seed), bots.make("honest", seed=seed + 1)]
+        for _ in range(300):
+            if state.over:
+                break
+            seat = state.waiting[0]
+            state.play(seat, players[seat].choose(state, seat))
+        assert state.over
