@@ -37,7 +37,7 @@ DRAFT_PRIOR: dict[str, float] = {
     "ambassador": 0.08,
     "inquisitor": 0.08,
 }
-#: The budget per decision, in playout steps (one engine move each); about 50 ms on an idle core here.
+#: The budget per decision in playout steps (one engine move each): ~20-50 ms of CPU here.
 DEFAULT_STEPS = 7_000
 #: What one playout costs beyond its steps (clone, first move), in steps.
 STEP_OVERHEAD = 8
