@@ -60,11 +60,12 @@ class HeuristicBot(HonestBot):
 
     # -- bluffing rules ------------------------------------------------------------------
     def may_bluff(self, know: Knowledge, character: str) -> bool:
-        """May this bot claim ``character`` without holding it?"""
+        """May this bot claim ``character`` without holding it? (At most two claimed
+        characters in all, never one it was caught on or whose copies are all visible.)"""
         mine = know.claims(know.seat)
         if character in know.caught(know.seat) or know.all_visible(character):
             return False
-        return character in mine or len(mine | set(know.cards)) < 2
+        return character in mine or len(mine) < 2
 
     def can_claim(self, know: Knowledge, character: str) -> bool:
         return character in know.cards or (self.bluffer and self.may_bluff(know, character))
