@@ -149,3 +149,36 @@ def test_search_is_deterministic_across_processes() -> None:
         )
         outputs.add(done.stdout)
     assert len(outputs) == 1
+
+
+class Window:
+    """Only what the bot interface allows: the seat's view, legal moves, determinize."""
+
+    __slots__ = ("_seat", "_state")
+
+    def __init__(self, state: coup.State, seat: int) -> None:
+        self._state, self._seat = state, seat
+
+    def _own(self, seat: int) -> int:
+        assert seat == self._seat, f"bot in seat {self._seat} asked about seat {seat}"
+        return seat
+
+    def view(self, seat: int) -> dict:
+        return self._state.view(self._own(seat))
+
+    def legal(self, seat: int) -> list[coup.Move]:
+        return self._state.legal(self._own(seat))
+
+    def determinize(self, seat: int, rng: random.Random) -> coup.State:
+        return self._state.determinize(self._own(seat), rng)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_bots_need_nothing_but_the_interface(players: int) -> None:
+    lineup = ["search", "heuristic", "honest", "easy", "random"]
+    for game in range(2):
+        state = coup.new_game(players=players, seed=game)
+        seats = [make(lineup[(i + game) % len(lineup)], seed=i) for i in range(players)]
+        while not state.over:
+            seat = state.waiting[0]
+            state.play(seat, seats[seat].choose(Window(state, seat), seat))  # type: ignore[arg-type]
