@@ -73,7 +73,10 @@ class ClusterService(TableService):
         self._wake = asyncio.Event()
         self._loops: list[asyncio.Task[None]] = []
         self._firing: set[asyncio.Task[None]] = set()
-        self.stats = {"conflicts": 0, "claims": 0, "refreshes": 0, "rebuilds": 0, "applied": 0}
+        self.stats = dict.fromkeys(
+            ("conflicts", "claims", "refreshes", "rebuilds", "applied", "missed", "plain_in",
+             "sent_moves", "sent_plain"), 0
+        )  # fmt: skip
 
     # ---- lifecycle ------------------------------------------------------------------
     async def start(self) -> None:
@@ -225,10 +228,12 @@ class ClusterService(TableService):
                                 continue  # we have it already (e.g. caught up after a conflict)
                             if read or payload is None or version is None:
                                 read = True
-                            elif news.apply(table, version, payload):
+                                self.stats["plain_in"] += 1
+                            elif news.apply(table, version, payload, now_ms()):
                                 self.stats["applied"] += 1
                             else:
                                 read = True
+                                self.stats["missed"] += 1
                         if read:
                             await self._refresh_locked(table)
                         self._marks[table.id] = news.mark(table)
@@ -299,7 +304,7 @@ class ClusterService(TableService):
             return
         await self._retry(table, lambda: self._write_presence(table, member, after > 0))
         self._arm(table)
-        await self.changed(table)
+        await self.changed(table, presence=member)
 
     async def _write_presence(self, table: Table, member: str, present: bool) -> None:
         async with table.lock:
@@ -346,11 +351,17 @@ class ClusterService(TableService):
         await self.changed(table)
 
     # ---- telling ----------------------------------------------------------------------
-    async def changed(self, table: Table) -> None:
+    async def changed(self, table: Table, presence: str | None = None) -> None:
         table.touched = time.monotonic()
         if self.closing:
             return
-        message = news.encode(self.process, table, self._marks.get(table.id))
+        before = self._marks.get(table.id)
+        message = news.encode(self.process, table, before, presence)
+        self.stats["sent_moves" if message.count(" ") > 1 else "sent_plain"] += 1
+        if os.environ.get("COUP_CLUSTER_STATS") and message.count(" ") == 1 and before:
+            now = news.mark(table)
+            key = f"plain dv={now.version - before.version} dseq={now.seq - before.seq} dg={now.game - before.game}"
+            self.stats[key] = self.stats.get(key, 0) + 1
         self._marks[table.id] = news.mark(table)
         self.broadcast(table)
         await asyncio.shield(self.bus.publish(table.id, message))

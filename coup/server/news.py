@@ -35,17 +35,22 @@ def mark(table: Table) -> Mark:
     return Mark(table.version, run.number, run.seq, len(run.timeouts))
 
 
-def encode(process: str, table: Table, before: Mark | None) -> str:
-    """The message telling that `table` changed; with the moves if that was all."""
+def encode(process: str, table: Table, before: Mark | None, presence: str | None = None) -> str:
+    """The message telling that `table` changed; with the moves if that was all, or with
+    the connection count of `presence` (a member) if only that changed."""
     head = f"{process} {table.version}"
     run = table.run
-    if (
-        before is None
-        or run is None
-        or table.version != before.version + 1
-        or run.number != before.game
-        or run.seq <= before.seq
-    ):
+    if before is None or table.version != before.version + 1:
+        return head
+    now = mark(table)
+    if presence is not None and (now.game, now.seq) == (before.game, before.seq):
+        payload: dict[str, Any] = {
+            "from": before.version,
+            "presence": {presence: table.connected.get(presence, 0)},
+            "deadlines": timers.rows(table),
+        }
+        return f"{head} {json.dumps(payload, separators=(',', ':'))}"
+    if run is None or run.number != before.game or run.seq <= before.seq:
         return head
     payload = {
         "from": before.version,
@@ -74,9 +79,20 @@ def decode(message: str) -> tuple[str, int | None, dict[str, Any] | None]:
     return origin, version, payload if isinstance(payload, dict) else None
 
 
-def apply(table: Table, version: int, payload: dict[str, Any]) -> bool:
-    """Play the message's moves on `table` if it is exactly at the version before."""
+def apply(table: Table, version: int, payload: dict[str, Any], now: int = 0) -> bool:
+    """Play the message's moves (or take its connection count) on `table` if it is
+    exactly at the version before."""
     run = table.run
+    if "presence" in payload:
+        if table.version != payload.get("from"):
+            return False
+        for member, count in dict(payload["presence"]).items():
+            if table.connected.get(member, 0) > 0 and int(count) == 0:
+                table.away_since[member] = now
+            table.connected[str(member)] = int(count)
+        table.version = version
+        table.deadlines = deadlines(table, payload["deadlines"])
+        return True
     if (
         run is None
         or table.version != payload.get("from")
