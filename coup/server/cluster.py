@@ -51,6 +51,7 @@ HEARTBEAT = 2.0  # seconds between heartbeats (and reaping, and the version resy
 DEAD_AFTER = 10_000  # ms without a heartbeat: the process is dead
 LEASE = 5_000  # ms a claimed deadline stays ours before another process may take it
 POLL = 0.25  # seconds between claim queries when nothing local is due sooner
+FIRING = 8  # deadlines played at once by one process; more wait for a free slot
 
 
 class ClusterService(TableService):
@@ -286,10 +287,11 @@ class ClusterService(TableService):
         timeout: bool = False,
         expect: GameRun | None = None,
     ) -> None:
-        parent = super()
         await self._retry(
             table,
-            lambda: parent.play(table, seat, move, version, timeout=timeout, expect=expect),
+            lambda: TableService.play(
+                self, table, seat, move, version, timeout=timeout, expect=expect
+            ),
         )
 
     async def presence(self, table: Table, member: str, delta: int) -> None:
@@ -376,8 +378,11 @@ class ClusterService(TableService):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), POLL)
             self._wake.clear()
+            free = FIRING - len(self._firing)
+            if free <= 0:
+                continue  # busy: leave due deadlines to other processes (or the next round)
             try:
-                claimed = await db.claim(self.store, now=now_ms(), lease_ms=LEASE)
+                claimed = await db.claim(self.store, now=now_ms(), lease_ms=LEASE, limit=free)
             except Exception:
                 log.exception("claiming deadlines failed")
                 await asyncio.sleep(1)
@@ -386,7 +391,11 @@ class ClusterService(TableService):
                 self.stats["claims"] += 1
                 task = asyncio.create_task(self._fire(row))
                 self._firing.add(task)
-                task.add_done_callback(self._firing.discard)
+                task.add_done_callback(self._fired)
+
+    def _fired(self, task: asyncio.Task[None]) -> None:
+        self._firing.discard(task)
+        self._wake.set()  # a slot is free: claim again
 
     async def _fire(self, row: dict[str, Any]) -> None:
         try:

@@ -40,7 +40,7 @@ def free_port() -> int:
 
 
 def _admin(url: str, sql: str) -> None:
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     async def go() -> None:
         conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
