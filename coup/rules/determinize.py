@@ -51,6 +51,16 @@ def determinize(s: State, seat: int | None, rng: random.Random) -> State:
     unknown = list((universe - fixed).elements())
     unknown.sort()
     rng.shuffle(unknown)
+    # Draft: another player's (guessed) pick is still in their hand until they draw or
+    # turn that character face up; their other card came from the shuffled pile.
+    others = [t for t, p in enumerate(s.picks) if p is not None and t != seat]
+    pick_of = dict(zip(others, guessed, strict=True))
+    for t, pick in pick_of.items():
+        hand = known_hands.setdefault(t, [])
+        if s.drew[t] or pick in s.revealed[t] or pick in hand or len(hand) >= len(s.hands[t]):
+            continue
+        unknown.remove(pick)
+        hand.append(pick)
 
     # Redeal: other hands (their known cards first), the pending exchange draw, the Court.
     for t in range(n):
@@ -70,7 +80,7 @@ def determinize(s: State, seat: int | None, rng: random.Random) -> State:
     if s.phase == "examine" and not seen_shown:
         c.shown = rng.choice(c.hands[s.target])  # type: ignore[index]
     if s.settings.draft:  # others' picks, as guessed
-        c.picks = [p if t == seat or p is None else guessed.pop() for t, p in enumerate(s.picks)]
+        c.picks = [pick_of.get(t, p) for t, p in enumerate(s.picks)]
 
     # Nothing of what other seats know, nor the true hidden moves, may stay in the copy.
     c.known_court = {seat: s.known_court[seat]} if seat in s.known_court else {}

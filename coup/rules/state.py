@@ -60,6 +60,7 @@ class State(Turn):
         s.turn = settings.first
         s.winner = None
         s.picks = [None] * n
+        s.drew = [False] * n
         s.history = []
         s.known_court, s.known_hands = {}, {}
         s.determinized = False
@@ -87,6 +88,7 @@ class State(Turn):
         c.alive_flags = self.alive_flags[:]
         c.court = self.court[:]
         c.picks = self.picks[:]
+        c.drew = self.drew[:]
         c.history = self.history[:]
         c.known_court = self.known_court.copy() if self.known_court else {}
         c.known_hands = self.known_hands.copy() if self.known_hands else {}

@@ -68,6 +68,7 @@ class Turn:
         "deal",
         "determinized",
         "drawn",
+        "drew",
         "hands",
         "history",
         "known_court",
@@ -126,6 +127,7 @@ class Turn:
     known_court: dict[int, tuple[str, ...]]
     known_hands: dict[tuple[int, int], tuple[str, ...]]
     determinized: bool
+    drew: list[bool]  # has the seat drawn from the Court since the deal (public)
     _rs: int
     _legal_seat: int
     _legal: list[Move] | None
@@ -263,6 +265,7 @@ class Turn:
         for card in m.arg:  # type: ignore[union-attr]
             pool.remove(card)
         self.hands[seat] = m.arg  # type: ignore[assignment]
+        self.drew[seat] = True
         self.court.extend(pool)
         self._shuffle()
         self.drawn = ()
@@ -386,6 +389,7 @@ class Turn:
         return card
 
     def _draw_into(self, seat: int) -> None:
+        self.drew[seat] = True
         card = self._draw()
         self.hands[seat] = tuple(sorted(self.hands[seat] + (card,)))
         self._invalidate_hand(seat)

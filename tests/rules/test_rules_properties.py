@@ -172,3 +172,20 @@ def test_determinize_keeps_what_the_seat_knows_and_only_that(game, world_seed: i
         seat = rng.choice(s.waiting)
         s.play(seat, rng.choice(s.legal(seat)))
         check(s, rng)
+
+
+def test_in_a_draft_the_other_pick_stays_in_their_hand_until_they_draw() -> None:
+    for seed in range(40):
+        s = coup.new_game(players=2, seed=seed)
+        s.play(0, "draft duke")
+        s.play(1, "draft captain")
+        rng = random.Random(seed)
+        for _ in range(5):
+            d = s.determinize(0, rng)
+            pick = d.picks[1]
+            assert pick is not None and pick in d.hands[1]
+            # the opponent's other card came from the shuffled pile: one of each character
+            other = list(d.hands[1])
+            other.remove(pick)
+            pile = sorted(other + d.court + [s.deal.hands[0][0]])
+            assert pile == sorted(s.settings.in_play)
