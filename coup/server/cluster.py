@@ -360,7 +360,12 @@ class ClusterService(TableService):
         before = self._marks.get(table.id)
         message = news.encode(self.process, table, before, presence)
         self.stats["sent_moves" if message.count(" ") > 1 else "sent_plain"] += 1
-        if os.environ.get("COUP_CLUSTER_STATS") and message.count(" ") == 1 and before:
+        if (
+            os.environ.get("COUP_CLUSTER_STATS")
+            and message.count(" ") == 1
+            and before
+            and len(self.stats) < 40
+        ):
             now = news.mark(table)
             key = f"plain dv={now.version - before.version} dseq={now.seq - before.seq} dg={now.game - before.game}"
             self.stats[key] = self.stats.get(key, 0) + 1
