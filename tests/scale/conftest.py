@@ -142,9 +142,9 @@ def cluster(
 
 @pytest.fixture
 def spare_pair(database: str, bus: str, tmp_path: Path) -> Iterator[list[Server]]:
-    """Two more processes on the same database and bus (a player may be away 1 s)."""
+    """Two more processes on the same database and bus (a player may be away 0.3 s)."""
     servers = [
-        Server(database, bus, tmp_path / f"spare{i}.log", "--bot-delay", "0", "--away", "1")
+        Server(database, bus, tmp_path / f"spare{i}.log", "--bot-delay", "0", "--away", "0.3")
         for i in range(2)
     ]
     for s in servers:
