@@ -110,7 +110,7 @@ class State(Turn):
     # ------------------------------------------------------------------ queries
     @property
     def over(self) -> bool:
-        return self.phase is OVER
+        return self.phase == OVER
 
     @property
     def players(self) -> int:
@@ -169,7 +169,7 @@ class State(Turn):
     def _why_illegal(self, seat: int, move: Move) -> str:
         if type(seat) is not int or not 0 <= seat < self.n:
             return f"seat {seat!r} is not at this table (seats 0–{self.n - 1})"
-        if self.phase is OVER:
+        if self.phase == OVER:
             return f"seat {seat} cannot play {move}: the game is over"
         if seat not in self.waiting:
             who = ", ".join(map(str, self.waiting))

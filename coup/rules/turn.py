@@ -173,14 +173,14 @@ class Turn:
         self.waiting = w[:i] + w[i + 1 :]
         if self.waiting:
             return
-        if self.phase is CHALLENGE_BLOCK:
+        if self.phase == CHALLENGE_BLOCK:
             self._end_turn()  # the block stands: the action fails, its coins stay paid
         else:
             self._resolve()
 
     def _do_challenge(self, seat: int, m: Move) -> None:
         self.challenger = seat
-        if self.phase is CHALLENGE_BLOCK:
+        if self.phase == CHALLENGE_BLOCK:
             self._prove(self.block_seat, "block")  # type: ignore[arg-type]
         else:
             self._prove(self.actor, "action")  # type: ignore[arg-type]
@@ -207,7 +207,7 @@ class Turn:
         self._lose_card(seat, m.arg)  # type: ignore[arg-type]
         if self.n_alive == 1:
             self._finish()
-        elif self.phase is PROVE:  # the claimant declined to prove
+        elif self.phase == PROVE:  # the claimant declined to prove
             if self.challenged == "action":
                 if self.action == "assassinate":  # a failed action's coins come back
                     self.coins[self.actor] += 3  # type: ignore[index]

@@ -189,3 +189,17 @@ def test_in_a_draft_the_other_pick_stays_in_their_hand_until_they_draw() -> None
             other.remove(pick)
             pile = sorted(other + d.court + [s.deal.hands[0][0]])
             assert pile == sorted(s.settings.in_play)
+
+
+def test_a_pickled_game_plays_on_like_the_original() -> None:
+    import pickle
+
+    s = coup.new_game(players=4, seed=11)
+    rng = random.Random(11)
+    for _ in range(25):
+        seat = rng.choice(s.waiting)
+        s.play(seat, rng.choice(s.legal(seat)))
+    copy = pickle.loads(pickle.dumps(s))
+    random_game(s, random.Random(2))
+    random_game(copy, random.Random(2))
+    assert copy.record() == s.record()
