@@ -21,6 +21,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from coup import bus as bus_module
+from coup.server import heap
 from coup.server import settings as table_settings
 from coup.server.hub import Connection, Hub
 from coup.server.protocol import (
@@ -89,6 +90,7 @@ def create_app(
     away_seconds: float = 30.0,
     http_rate: float = 2.0,
     web_dir: Path | None = None,
+    short_collections: bool = False,
 ) -> Starlette:
     web = web_dir or WEB_DIR
     hub = Hub()
@@ -112,9 +114,16 @@ def create_app(
         holder["service"] = svc
         app.state.service = svc
         await svc.start()
+        freezer = None
+        if short_collections:  # `coup serve`: one server per process (coup/server/heap.py)
+            freezer = asyncio.create_task(heap.keep_collections_short())
         try:
             yield
         finally:
+            if freezer is not None:
+                freezer.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await freezer
             await svc.stop()
             for conns in list(hub.tables.values()):
                 for conn in list(conns):

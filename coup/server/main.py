@@ -74,6 +74,7 @@ def main(argv: list[str]) -> int:
             bot_delay=args.bot_delay,
             away_seconds=args.away,
             http_rate=args.http_rate,
+            short_collections=True,
         )
     except ValueError as exc:
         print(f"coup serve: {exc}", file=sys.stderr)

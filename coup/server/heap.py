@@ -1,0 +1,41 @@
+"""Short garbage collections for a long-running server.
+
+A server holding thousands of seats' connections keeps ~80 tracked objects per
+websocket alive (coroutine chains, frames, deques), and CPython 3.11 stops the
+world to scan all of them on every full collection: measured at 1,000 six-seat
+tables, ~890,000 objects and 0.66-0.72 s per full collection, which stalled the
+event loop and every table with it (loop lag up to 1.3 s).
+
+`keep_collections_short()` moves whatever has survived so far into the permanent
+generation every few seconds (`gc.freeze()`, O(1)), so a full collection only scans
+objects made since. Objects freed by reference counting (nearly all: a closed
+connection is) still go at once; only reference cycles among frozen objects wait,
+until the hourly `gc.unfreeze()` hands everything back to one ordinary full
+collection (measured: ~540 such objects after 1,200 connections came and went).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import time
+
+FREEZE_EVERY = 5.0  # seconds
+SWEEP_EVERY = 3600.0  # seconds: then one ordinary full collection reclaims frozen cycles
+
+
+async def keep_collections_short(
+    freeze_every: float = FREEZE_EVERY, sweep_every: float = SWEEP_EVERY
+) -> None:
+    """Run until cancelled; then everything is unfrozen again."""
+    swept = time.monotonic()
+    try:
+        while True:
+            await asyncio.sleep(freeze_every)
+            if time.monotonic() - swept >= sweep_every:
+                gc.unfreeze()
+                swept = time.monotonic()
+            else:
+                gc.freeze()
+    finally:
+        gc.unfreeze()
