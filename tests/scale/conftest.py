@@ -141,14 +141,19 @@ def cluster(
 
 
 @pytest.fixture
-def spare_pair(database: str, bus: str, tmp_path: Path) -> Iterator[list[Server]]:
-    """Two more processes on the same database and bus (a player may be away 0.3 s)."""
-    servers = [
-        Server(database, bus, tmp_path / f"spare{i}.log", "--bot-delay", "0", "--away", "0.3")
-        for i in range(2)
-    ]
-    for s in servers:
-        s.start()
-    yield servers
-    for s in servers:
-        s.stop()
+def spare_pair(tmp_path: Path) -> Iterator[list[Server]]:
+    """Two more processes with a database and a bus channel of their own (a player may be
+    away 0.3 s). Not the session cluster's: its processes would claim these tables'
+    deadlines too and re-arm away clocks with their own 30 s."""
+    sep = "&" if "?" in REDIS else "?"
+    bus = f"{REDIS}{sep}channel=coup-test-{secrets.token_hex(6)}"
+    for database in _fresh_database():
+        servers = [
+            Server(database, bus, tmp_path / f"spare{i}.log", "--bot-delay", "0", "--away", "0.3")
+            for i in range(2)
+        ]
+        for s in servers:
+            s.start()
+        yield servers
+        for s in servers:
+            s.stop()
