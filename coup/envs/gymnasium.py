@@ -38,7 +38,7 @@ from gymnasium import spaces
 import coup
 from coup.envs.actions import ActionSpace
 from coup.envs.observation import ObservationEncoder
-from coup.envs.text import describe
+from coup.envs.text import render
 
 __all__ = ["ENV_ID", "CoupEnv"]
 
@@ -195,13 +195,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         return [str(move) for move in self._live().legal(self.seat)]
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = describe(self._live())
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self._live(), self.render_mode)
 
 
 if ENV_ID not in gym.registry:

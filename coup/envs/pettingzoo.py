@@ -36,7 +36,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 import coup
 from coup.envs.actions import ActionSpace
 from coup.envs.observation import ObservationEncoder
-from coup.envs.text import describe
+from coup.envs.text import render
 
 __all__ = ["CoupAEC", "env", "raw_env"]
 
@@ -217,13 +217,7 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         return [str(move) for move in self._live().legal(self.agent_seat[agent])]
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = describe(self._live())
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self._live(), self.render_mode)
 
     def close(self) -> None:
         pass

@@ -25,3 +25,15 @@ def describe(state: coup.State) -> str:
     else:
         lines.append(f"phase {view['phase']}, waiting {view['waiting']}")
     return "\n".join(lines)
+
+
+def render(state: coup.State, mode: str | None) -> str | None:
+    """What an environment's ``render()`` gives: the text for ``"ansi"``, printed for
+    ``"human"`` (then None), nothing without a render mode."""
+    if mode is None:
+        return None
+    text = describe(state)
+    if mode == "human":
+        print(text)
+        return None
+    return text
