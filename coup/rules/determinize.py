@@ -14,7 +14,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from .moves import Move
-from .state import PRIVATE_VERBS, Entry
+from .state import Entry, hidden_from
 
 if TYPE_CHECKING:
     from .state import State
@@ -113,6 +113,6 @@ def _universe(
 
 def _redact(e: Entry, seat: int | None) -> Entry:
     mover, move, forced, _draws, out, audience = e
-    if move.verb in PRIVATE_VERBS and mover != seat and audience != seat:
+    if hidden_from(e, seat):
         move = Move(move.verb)
     return (mover, move, forced, (), out, audience)

@@ -24,6 +24,7 @@ from .turn import (
     Entry,
     PinError,
     Turn,
+    hidden_from,
 )
 
 if TYPE_CHECKING:
@@ -198,4 +199,4 @@ class State(Turn):
 
 _DISPATCH = {name[4:]: getattr(State, name) for name in dir(State) if name.startswith("_do_")}
 
-__all__ = ["END", "PHASES", "PRIVATE_VERBS", "Entry", "PinError", "State"]
+__all__ = ["END", "PHASES", "PRIVATE_VERBS", "Entry", "PinError", "State", "hidden_from"]

@@ -38,6 +38,14 @@ class PinError(IllegalMoveError):
 #   audience: another seat that may see a private move's argument (the examiner of a show).
 Entry = tuple[int, Move, bool, tuple[str, ...], bool, int | None]
 
+
+def hidden_from(entry: Entry, seat: int | None) -> bool:
+    """Is this history entry's argument secret for `seat`? (Only the mover, and for a `show`
+    the examiner, see a private move's card; a spectator sees none.)"""
+    mover, move, _forced, _draws, _out, audience = entry
+    return move.verb in PRIVATE_VERBS and seat != mover and (seat is None or seat != audience)
+
+
 _NO_DRAWS: list[str] = []
 
 #: Seats clockwise from each start: _ORDERS[n][start] = (start, start+1, ...) mod n.

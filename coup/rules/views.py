@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .state import PRIVATE_VERBS
+from .state import hidden_from
 
 if TYPE_CHECKING:
     from .state import Entry, State
@@ -71,9 +71,9 @@ def build_view(s: State, seat: int | None) -> dict[str, Any]:
 
 
 def history_entry(e: Entry, seat: int | None) -> dict[str, Any]:
-    mover, move, forced, _draws, out, audience = e
+    mover, move, forced, _draws, out, _audience = e
     text = str(move)
-    if move.verb in PRIVATE_VERBS and seat != mover and (seat is None or seat != audience):
+    if hidden_from(e, seat):
         text = move.verb
     entry: dict[str, Any] = {"seat": mover, "move": text}
     if forced:

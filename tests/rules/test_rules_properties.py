@@ -203,3 +203,14 @@ def test_a_pickled_game_plays_on_like_the_original() -> None:
     random_game(s, random.Random(2))
     random_game(copy, random.Random(2))
     assert copy.record() == s.record()
+
+
+def test_a_spectators_world_keeps_no_secret_move() -> None:
+    s = coup.new_game(players=3, seed=5)
+    for line in ("0 exchange", "1 pass", "2 pass"):
+        seat, move = line.split(" ", 1)
+        s.play(int(seat), move)
+    keep = s.legal(0)[0]
+    s.play(0, keep)
+    d = s.determinize(None, random.Random(1))
+    assert [str(e[1]) for e in d.history][-1] == "keep"
