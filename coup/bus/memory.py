@@ -20,5 +20,11 @@ class MemoryBus:
         for listener in list(self._listeners):
             await listener(table_id, message)
 
+    async def watch(self, table_id: str) -> None:
+        return None  # every listener hears every table
+
+    async def unwatch(self, table_id: str) -> None:
+        return None
+
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)

@@ -1,9 +1,13 @@
 """The Redis bus: "table changed" notifications between server processes (pub/sub).
 
-Every process publishes `"<table id> <message>"` on one channel (`coup:tables`, or
-`?channel=NAME` in the URL) and subscribes to it;
-a process that holds no sockets of that table simply ignores the message. Pub/sub is
-at-most-once (a message sent while a process is reconnecting is lost), so the
+Each table has its own channel, `coup:tables:<table id>` (the prefix is `?channel=NAME`
+in the URL, to keep sites apart). A process subscribes to a table's channel while it
+holds sockets of that table (`watch`/`unwatch`), so a message reaches only the processes
+that have someone to tell: with N processes, each hears the moves of its own tables,
+not N times everyone's. `watch` returns once Redis confirmed the subscription, so a
+change committed after that is heard, and one committed before is in the database.
+
+Pub/sub is at-most-once (a message sent while a process is reconnecting is lost), so the
 notification is only a hint: the event log in the database stays the truth, and the
 cluster service also re-checks table versions periodically and after a reconnect
 (`on_reconnect`).
@@ -41,6 +45,9 @@ class RedisBus:
         self._reconnects: list[Callable[[], Awaitable[None]]] = []
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        self._pubsub: Any = None
+        self._watched: dict[str, int] = {}  # table -> how many watch() calls are open
+        self._confirmed: dict[str, asyncio.Event] = {}  # channel -> subscribed
         self.received = 0
         self.published = 0
 
@@ -60,10 +67,37 @@ class RedisBus:
 
     async def publish(self, table_id: str, message: str) -> None:
         try:
-            await self._redis.publish(self.channel, f"{table_id} {message}")
+            await self._redis.publish(self._table_channel(table_id), message)
             self.published += 1
         except Exception:  # a lost hint; the periodic resync repairs it
             log.warning("redis publish failed for table %s", table_id, exc_info=True)
+
+    def _table_channel(self, table_id: str) -> str:
+        return f"{self.channel}:{table_id}"
+
+    async def watch(self, table_id: str, timeout: float = 2.0) -> None:
+        """Hear `table_id`'s messages from now on (until as many `unwatch` calls)."""
+        self._watched[table_id] = self._watched.get(table_id, 0) + 1
+        channel = self._table_channel(table_id)
+        if self._watched[table_id] == 1:
+            self._confirmed[channel] = asyncio.Event()
+            with contextlib.suppress(Exception):  # Redis away: the resubscription does it
+                await self._pubsub.subscribe(channel)
+        confirmed = self._confirmed.get(channel)
+        if confirmed is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(confirmed.wait(), timeout)
+
+    async def unwatch(self, table_id: str) -> None:
+        count = self._watched.get(table_id, 0) - 1
+        if count > 0:
+            self._watched[table_id] = count
+            return
+        self._watched.pop(table_id, None)
+        channel = self._table_channel(table_id)
+        self._confirmed.pop(channel, None)
+        with contextlib.suppress(Exception):
+            await self._pubsub.unsubscribe(channel)
 
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)
@@ -76,21 +110,36 @@ class RedisBus:
         backoff = 0.2
         first = True
         while True:
-            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self._redis.pubsub()
             try:
-                await pubsub.subscribe(self.channel)
+                # The prefix channel itself keeps the subscription open when no table is
+                # watched (redis-py stops listening without one).
+                channels = [self.channel, *map(self._table_channel, self._watched)]
+                for channel in channels[1:]:
+                    self._confirmed.setdefault(channel, asyncio.Event())
+                await pubsub.subscribe(*channels)
+                self._pubsub = pubsub
                 self._ready.set()
                 backoff = 0.2
                 if not first:
                     for callback in list(self._reconnects):
                         await callback()
                 first = False
+                prefix = self.channel + ":"
                 async for item in pubsub.listen():
-                    if item.get("type") != "message":
+                    kind = item.get("type")
+                    channel = item.get("channel")
+                    channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+                    if kind == "subscribe":
+                        confirmed = self._confirmed.get(channel)
+                        if confirmed is not None:
+                            confirmed.set()
+                        continue
+                    if kind != "message" or not channel.startswith(prefix):
                         continue
                     data = item["data"]
-                    text = data.decode() if isinstance(data, bytes) else str(data)
-                    table_id, _, message = text.partition(" ")
+                    message = data.decode() if isinstance(data, bytes) else str(data)
+                    table_id = channel[len(prefix) :]
                     self.received += 1
                     for listener in list(self._listeners):
                         try:

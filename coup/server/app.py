@@ -234,15 +234,17 @@ def create_app(
             return
         conn = Connection(ws, table.id, member if isinstance(member, str) else None)
         hub.add(conn)
-        conn.start()
         svc = service()
-        conn.send_view(json.dumps(svc.view_for(table, conn.member), separators=(",", ":")))
         try:
+            await svc.watch(table)  # hear of its changes, then catch up: the first view is fresh
+            conn.start()
+            conn.send_view(json.dumps(svc.view_for(table, conn.member), separators=(",", ":")))
             if conn.member is not None:
                 await svc.presence(table, conn.member, +1)
             await _serve(ws, table, conn)
         finally:
             hub.remove(conn)
+            await svc.unwatch(table)
             await conn.stop()
             if conn.member is not None:
                 with contextlib.suppress(Exception):

@@ -202,12 +202,18 @@ class ClusterService(TableService):
                 table.away_since[member] = now
         table.connected = dict(connected)
 
+    async def watch(self, table: Table) -> None:
+        """Subscribe (confirmed), then catch up: whatever another process commits from
+        now on is heard, and whatever it committed before is read here."""
+        await super().watch(table)
+        await self.refresh(table)
+
     async def _on_bus(self, table_id: str, message: str) -> None:
-        origin, version, payload = news.decode(message)
-        if origin == self.process or table_id not in self.tables:
-            return
+        if message.startswith(self.process + " ") or table_id not in self.tables:
+            return  # our own news, or a table we do not hold
         if not self.hub.of(table_id):
             return  # nobody here to tell: `get()` catches up when the table is next used
+        _origin, version, payload = news.decode(message)
         self._news.setdefault(table_id, []).append((version, payload))
         if table_id not in self._catching_up:
             self._catching_up[table_id] = asyncio.create_task(self._catch_up(table_id))

@@ -64,7 +64,9 @@ class Fleet:
     ports: list[int] = field(default_factory=list)
     workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="coup-load-")))
     db_url: str = ""
+    cpu: float = 0.0  # if > 0: each process capped at this many cores (a Linux cgroup)
     _made_db: str | None = None
+    _cgroups: list[Path] = field(default_factory=list)
 
     @property
     def urls(self) -> list[str]:
@@ -78,6 +80,16 @@ class Fleet:
         return [self.workdir / f"server{i}.log" for i in range(self.count)]
 
     def start(self) -> Fleet:
+        """Make the database, start the processes and wait until they answer; on any
+        failure, undo what was done and raise."""
+        try:
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _start(self) -> None:
         if self.db == "sqlite":
             if self.count != 1:
                 raise ValueError("SQLite serves one process; use --db postgresql://... for more")
@@ -97,17 +109,20 @@ class Fleet:
                 raise ValueError("the load tools only use a Redis on this machine")
             bus += ("&" if "?" in bus else "?") + f"channel=coup-load-{secrets.token_hex(5)}"
         self.bus_url = bus
+        if self.cpu > 0:
+            self._cgroups = [cpu_cgroup(self.cpu) for _ in range(self.count)]
         self.ports = [free_port() for _ in range(self.count)]
         for i in range(self.count):
             self._spawn(i)
         self.wait_ready()
-        return self
 
     def _spawn(self, i: int) -> None:
         cmd = [sys.executable, "-m", "coup", "serve", "--port", str(self.ports[i]),
                "--db", self.db_url, "--bus", self.bus_url, "--http-rate", "0", *self.args]  # fmt: skip
         log = self.logs()[i].open("ab")
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)
+        if self._cgroups:
+            (self._cgroups[i] / "cgroup.procs").write_text(str(proc.pid))
         if i < len(self.procs):
             self.procs[i] = proc
         else:
@@ -164,3 +179,35 @@ class Fleet:
             with contextlib.suppress(Exception):
                 _admin(self.db, f"DROP DATABASE IF EXISTS {self._made_db} WITH (FORCE)")
             self._made_db = None
+        for group in self._cgroups:
+            with contextlib.suppress(OSError):
+                group.rmdir()
+        self._cgroups = []
+
+
+CGROUPS = Path("/sys/fs/cgroup")
+
+
+def cpu_cgroup(cores: float) -> Path:
+    """A new Linux cgroup whose processes share at most `cores` of CPU time (cgroup v2's
+    cpu.max or v1's CFS quota); needs root. The load tools use it to give every server
+    process its own fixed share of a small machine, so that what a second process adds
+    is measured apart from what the database and the load generator take."""
+    name = f"coup-load-{secrets.token_hex(4)}"
+    period = 100_000
+    quota = max(1000, int(cores * period))
+    try:
+        if (CGROUPS / "cgroup.controllers").exists():  # v2
+            with contextlib.suppress(OSError):
+                (CGROUPS / "cgroup.subtree_control").write_text("+cpu")
+            group = CGROUPS / name
+            group.mkdir()
+            (group / "cpu.max").write_text(f"{quota} {period}")
+        else:  # v1
+            group = CGROUPS / "cpu" / name
+            group.mkdir()
+            (group / "cpu.cfs_period_us").write_text(str(period))
+            (group / "cpu.cfs_quota_us").write_text(str(quota))
+    except OSError as exc:
+        raise RuntimeError(f"cannot cap CPU with a cgroup (root on Linux only): {exc}") from exc
+    return group

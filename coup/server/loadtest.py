@@ -22,10 +22,7 @@ import gc
 import json
 import os
 import random
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -192,27 +189,11 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def start_server() -> tuple[subprocess.Popen[bytes], str]:
-    """A fresh `coup serve` on a free port with its own SQLite file."""
-    port = _free_port()
-    db = Path(tempfile.mkdtemp(prefix="coup-loadtest-")) / "coup.db"
-    cmd = [sys.executable, "-m", "coup", "serve", "--port", str(port), "--db",
-           f"sqlite:///{db}", "--http-rate", "0", "--bot-delay", "0"]  # fmt: skip
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return proc, f"http://127.0.0.1:{port}"
 
 
 def rss_total(pids: list[int]) -> int:
@@ -252,7 +233,8 @@ async def run(
             loads.append((table_id, load))
             rng = random.Random()
             for seat, token in enumerate(tokens):
-                ws_url = ws_urls[(k + seat) % len(ws_urls)]
+                spread = seat if args.spread == "seat" else 0
+                ws_url = ws_urls[(k + spread) % len(ws_urls)]
                 loop = seat_loop(
                     ws_url, table_id, token, seat, load, clock, think=args.think, rng=rng
                 )
@@ -292,6 +274,8 @@ async def run(
     lat = stats.latencies
     return {
         "servers": len(urls),
+        "spread": args.spread,
+        "server_cpu_cap": args.server_cpu or None,
         "tables": args.tables,
         "players": args.players,
         "seconds": round(elapsed, 1),
@@ -334,6 +318,22 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--bus", default="memory://", help="memory:// or redis://127.0.0.1:6379/0")
     p.add_argument("--servers", type=int, default=1, help="server processes (1; max 8)")
     p.add_argument(
+        "--spread",
+        choices=["seat", "table"],
+        default="seat",
+        help="seat: a table's seats on different processes (the default, the hard case); "
+        "table: all of a table's seats on one process, as a load balancer routing "
+        "/ws/<table> by hash does",
+    )
+    p.add_argument(
+        "--server-cpu",
+        type=float,
+        default=0.0,
+        metavar="CORES",
+        help="cap each server process at CORES of CPU with a cgroup (root on Linux), so "
+        "that a second process brings its own share, as on its own machine",
+    )
+    p.add_argument(
         "--no-ws-compression", action="store_true", help="start the servers without deflate"
     )
     p.add_argument("--fuzz", type=int, default=0, help="send N bad messages instead (max 200000)")
@@ -357,6 +357,9 @@ def main(argv: list[str]) -> int:
     if not 1 <= args.servers <= 8 or not 0 <= args.fuzz <= 200_000:
         print("coup loadtest: --servers 1-8, --fuzz 0-200000", file=sys.stderr)
         return 2
+    if not 0 <= args.server_cpu <= 64 or (args.server_cpu and args.url is not None):
+        print("coup loadtest: --server-cpu 0-64, only for servers it starts", file=sys.stderr)
+        return 2
     if args.url is not None and not loopback(args.url):
         print("coup loadtest: --url must be on this machine (loopback)", file=sys.stderr)
         return 2
@@ -366,7 +369,7 @@ def main(argv: list[str]) -> int:
             extra = ["--bot-delay", "0"] + (
                 ["--no-ws-compression"] if args.no_ws_compression else []
             )
-            fleet = Fleet(args.db, args.bus, args.servers, extra).start()
+            fleet = Fleet(args.db, args.bus, args.servers, extra, cpu=args.server_cpu).start()
         except (ValueError, RuntimeError, OSError) as exc:
             print(f"coup loadtest: {exc}", file=sys.stderr)
             return 2
@@ -392,6 +395,9 @@ def main(argv: list[str]) -> int:
     else:
         lat = report["move_to_all_views_ms"]
         print(
+            f"{report['servers']} server process(es), seats spread by {report['spread']}"
+            + (f", each capped at {args.server_cpu} cores" if args.server_cpu else "")
+            + "\n"
             f"{report['tables']} tables x {report['players']} seats, {report['seconds']} s: "
             f"{report['moves']} moves ({report['moves_per_s']}/s), "
             f"{report['games_finished']} games finished\n"

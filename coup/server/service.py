@@ -416,6 +416,13 @@ class TableService:
             # Shielded: a clock task cancelled right after its move must still tell.
             await asyncio.shield(self.bus.publish(table.id, str(table.version)))
 
+    async def watch(self, table: Table) -> None:
+        """A socket of `table` opened here: hear of the table's changes."""
+        await self.bus.watch(table.id)
+
+    async def unwatch(self, table: Table) -> None:
+        await self.bus.unwatch(table.id)
+
     async def _on_bus(self, table_id: str, _message: str) -> None:
         table = self.tables.get(table_id)
         if table is not None:

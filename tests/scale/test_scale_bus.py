@@ -1,0 +1,114 @@
+"""The Redis bus, on a real Redis: one channel per table, heard only by the processes
+that watch it (hold sockets there), and `watch` returns once Redis confirmed it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from coup.bus.redis import RedisBus
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture
+async def buses(bus: str) -> AsyncIterator[tuple[RedisBus, RedisBus, list[tuple[str, str]]]]:
+    """Two processes' buses on one site's channels; what the second one hears."""
+    sender, hearer = RedisBus(bus), RedisBus(bus)
+    heard: list[tuple[str, str]] = []
+
+    async def listener(table_id: str, message: str) -> None:
+        heard.append((table_id, message))
+
+    hearer.listen(listener)
+    await sender.start()
+    await hearer.start()
+    yield sender, hearer, heard
+    await sender.close()
+    await hearer.close()
+
+
+async def _settle(heard: list[tuple[str, str]], count: int) -> None:
+    for _ in range(100):
+        if len(heard) >= count:
+            return
+        await asyncio.sleep(0.02)
+
+
+async def test_a_process_hears_only_the_tables_it_watches(buses) -> None:
+    sender, hearer, heard = buses
+    await hearer.watch("table-a")
+    # Confirmed by Redis when watch() returns: a message published now is heard.
+    subscribers = await sender._redis.pubsub_numsub(sender._table_channel("table-a"))
+    assert subscribers[0][1] == 1
+    await sender.publish("table-a", "p1 2")
+    await sender.publish("table-b", "p1 7")  # nobody here holds table-b
+    await sender.publish("table-a", "p1 3")
+    await _settle(heard, 2)
+    await asyncio.sleep(0.1)
+    assert heard == [("table-a", "p1 2"), ("table-a", "p1 3")]
+
+
+async def test_watches_are_counted_and_the_last_unwatch_stops_hearing(buses) -> None:
+    sender, hearer, heard = buses
+    await hearer.watch("table-c")  # two sockets of one table on this process
+    await hearer.watch("table-c")
+    await hearer.unwatch("table-c")  # one left: still heard
+    await sender.publish("table-c", "p1 5")
+    await _settle(heard, 1)
+    assert heard == [("table-c", "p1 5")]
+    await hearer.unwatch("table-c")  # the last one left
+    for _ in range(100):
+        numsub = await sender._redis.pubsub_numsub(sender._table_channel("table-c"))
+        if numsub[0][1] == 0:
+            break
+        await asyncio.sleep(0.02)
+    await sender.publish("table-c", "p1 6")
+    await asyncio.sleep(0.2)
+    assert heard == [("table-c", "p1 5")]
+
+
+async def test_sites_on_one_redis_do_not_hear_each_other(bus: str) -> None:
+    other = RedisBus(bus + "-other-site")
+    mine = RedisBus(bus)
+    heard: list[tuple[str, str]] = []
+
+    async def listener(table_id: str, message: str) -> None:
+        heard.append((table_id, message))
+
+    mine.listen(listener)
+    await other.start()
+    await mine.start()
+    try:
+        await mine.watch("table-d")
+        await other.publish("table-d", "x 1")
+        await asyncio.sleep(0.2)
+        assert heard == []
+    finally:
+        await other.close()
+        await mine.close()
+
+
+async def test_after_losing_redis_a_process_hears_its_tables_again(buses) -> None:
+    sender, hearer, heard = buses
+    await hearer.watch("table-e")
+    resynced = asyncio.Event()
+
+    async def resync() -> None:
+        resynced.set()
+
+    hearer.on_reconnect(resync)
+    writer = hearer._pubsub.connection._writer
+    port = writer.get_extra_info("sockname")[1]
+    await sender._redis.execute_command("CLIENT", "KILL", "ADDR", f"127.0.0.1:{port}")
+    await asyncio.wait_for(resynced.wait(), 10)  # resubscribed, then told to resync
+    for _ in range(100):
+        numsub = await sender._redis.pubsub_numsub(sender._table_channel("table-e"))
+        if numsub[0][1] == 1:
+            break
+        await asyncio.sleep(0.02)
+    await sender.publish("table-e", "p1 9")
+    await _settle(heard, 1)
+    assert heard == [("table-e", "p1 9")]
