@@ -9,17 +9,12 @@ import contextlib
 import ipaddress
 import os
 import secrets
-import signal
-import socket
-import subprocess
-import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import httpx
+from coup.server.process import ServerProcess
 
 
 def loopback(url: str) -> bool:
@@ -31,12 +26,6 @@ def loopback(url: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _admin(url: str, sql: str) -> None:
@@ -60,24 +49,20 @@ class Fleet:
     bus: str = "memory://"
     count: int = 1
     args: list[str] = field(default_factory=list)
-    procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
-    ports: list[int] = field(default_factory=list)
+    cpu: float = 0.0  # if > 0: each process capped at this many cores (a Linux cgroup)
+    servers: list[ServerProcess] = field(default_factory=list)
     workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="coup-load-")))
     db_url: str = ""
-    cpu: float = 0.0  # if > 0: each process capped at this many cores (a Linux cgroup)
     _made_db: str | None = None
     _cgroups: list[Path] = field(default_factory=list)
 
     @property
     def urls(self) -> list[str]:
-        return [f"http://127.0.0.1:{p}" for p in self.ports]
+        return [s.base for s in self.servers]
 
     @property
     def pids(self) -> list[int]:
-        return [p.pid for p in self.procs]
-
-    def logs(self) -> list[Path]:
-        return [self.workdir / f"server{i}.log" for i in range(self.count)]
+        return [s.pid for s in self.servers]
 
     def start(self) -> Fleet:
         """Make the database, start the processes and wait until they answer; on any
@@ -108,73 +93,44 @@ class Fleet:
             if not loopback(bus):
                 raise ValueError("the load tools only use a Redis on this machine")
             bus += ("&" if "?" in bus else "?") + f"channel=coup-load-{secrets.token_hex(5)}"
-        self.bus_url = bus
         if self.cpu > 0:
             self._cgroups = [cpu_cgroup(self.cpu) for _ in range(self.count)]
-        self.ports = [free_port() for _ in range(self.count)]
-        for i in range(self.count):
-            self._spawn(i)
-        self.wait_ready()
+        self.servers = [
+            ServerProcess(
+                self.db_url,
+                "--http-rate",
+                "0",
+                *self.args,
+                bus=bus,
+                log=self.workdir / f"server{i}.log",
+            )
+            for i in range(self.count)
+        ]
+        self._spawn_all()
 
-    def _spawn(self, i: int) -> None:
-        cmd = [sys.executable, "-m", "coup", "serve", "--port", str(self.ports[i]),
-               "--db", self.db_url, "--bus", self.bus_url, "--http-rate", "0", *self.args]  # fmt: skip
-        log = self.logs()[i].open("ab")
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)
-        if self._cgroups:
-            (self._cgroups[i] / "cgroup.procs").write_text(str(proc.pid))
-        if i < len(self.procs):
-            self.procs[i] = proc
-        else:
-            self.procs.append(proc)
-
-    def wait_ready(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        for i, url in enumerate(self.urls):
-            while True:
-                if self.procs[i].poll() is not None:
-                    tail = self.logs()[i].read_text(errors="replace")[-2000:]
-                    raise RuntimeError(f"coup serve exited: {tail}")
-                with contextlib.suppress(httpx.HTTPError):
-                    if httpx.get(url + "/healthz", timeout=2).status_code == 200:
-                        break
-                if time.monotonic() > deadline:
-                    raise RuntimeError("coup serve did not start")
-                time.sleep(0.1)
+    def _spawn_all(self) -> None:
+        for i, server in enumerate(self.servers):
+            proc = server.spawn()
+            if self._cgroups:
+                (self._cgroups[i] / "cgroup.procs").write_text(str(proc.pid))
+        for server in self.servers:
+            server.wait_ready(60)
 
     def kill_all(self) -> None:
         """kill -9 every process (the soak's durability check), then start them again."""
-        for proc in self.procs:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(proc.pid, signal.SIGKILL)
-            proc.wait()
-        for i in range(self.count):
-            self._spawn(i)
-        self.wait_ready()
+        for server in self.servers:
+            server.kill()
+        self._spawn_all()
 
     def alive(self) -> bool:
-        return all(p.poll() is None for p in self.procs)
+        return all(s.alive() for s in self.servers)
 
     def problems(self) -> list[str]:
-        out = []
-        for log in self.logs():
-            if log.exists():
-                text = log.read_text(errors="replace")
-                out += [
-                    line for line in text.splitlines() if "Traceback" in line or "ERROR" in line
-                ]
-        return out
+        return [line for s in self.servers for line in s.problems()]
 
     def stop(self) -> None:
-        for proc in self.procs:
-            if proc.poll() is None:
-                proc.terminate()
-        for proc in self.procs:
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        for server in self.servers:
+            server.stop()
         if self._made_db is not None:
             with contextlib.suppress(Exception):
                 _admin(self.db, f"DROP DATABASE IF EXISTS {self._made_db} WITH (FORCE)")

@@ -180,11 +180,14 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far."""
+def cpu_seconds(pid: int, *, children: bool = False) -> float:
+    """User + system CPU time of a process so far (and of its children that ended)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        ticks = int(fields[11]) + int(fields[12])
+        if children:
+            ticks += int(fields[13]) + int(fields[14])
+        return ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
         return 0.0
 
@@ -194,6 +197,25 @@ def _percentile(values: list[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+SERVICES = {"postgres": "postgres", "redis-server": "redis"}
+
+
+def services_cpu() -> dict[str, float]:
+    """CPU seconds so far of this machine's PostgreSQL and Redis processes (they share the
+    cores with the servers and the load generator). A PostgreSQL backend that ends is
+    counted in its parent's children's time, so a closed connection is not lost."""
+    out = dict.fromkeys(SERVICES.values(), 0.0)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                name = SERVICES.get((entry / "comm").read_text().strip())
+            except OSError:
+                continue
+            if name is not None:
+                out[name] += cpu_seconds(int(entry.name), children=True)
+    return out
 
 
 def rss_total(pids: list[int]) -> int:
@@ -247,6 +269,7 @@ async def run(
         started = time.monotonic()
         clock.until = started + args.seconds
         cpu_before = sum(cpu_seconds(pid) for pid in pids)
+        services_before = services_cpu()
         own_before = time.process_time()
         # The tester's own garbage collector must not show up as server latency: a full
         # collection over thousands of seats' decoded views stalled this loop up to 0.4 s
@@ -271,6 +294,7 @@ async def run(
         elapsed = time.monotonic() - started
         server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
         own_cpu = time.process_time() - own_before
+        services_after = services_cpu()
     lat = stats.latencies
     return {
         "servers": len(urls),
@@ -295,6 +319,10 @@ async def run(
         },
         "server_cpu_percent": round(100 * server_cpu / elapsed, 1),
         "loadtest_cpu_percent": round(100 * own_cpu / elapsed, 1),
+        "services_cpu_percent": {
+            name: round(100 * (services_after[name] - services_before[name]) / elapsed, 1)
+            for name in services_after
+        },
         "load_average": round(os.getloadavg()[0], 2),
         "rss_per_table_kib": round((peak - rss_before) / max(1, args.tables), 1),
         "_shown": {table_id: load.last for table_id, load in loads},  # for the soak's check
@@ -408,7 +436,9 @@ def main(argv: list[str]) -> int:
             f"{report['server_rss_mib']['peak']} MiB peak "
             f"(~{report['rss_per_table_kib']} KiB per table)\n"
             f"CPU: server {report['server_cpu_percent']}%, load tester "
-            f"{report['loadtest_cpu_percent']}% of one core; load average "
+            f"{report['loadtest_cpu_percent']}%, PostgreSQL "
+            f"{report['services_cpu_percent']['postgres']}%, Redis "
+            f"{report['services_cpu_percent']['redis']}% (of one core); load average "
             f"{report['load_average']} on {os.cpu_count()} cores"
         )
     return 0 if report["seats_failed"] == 0 else 1

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,70 +12,17 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from browser_driver import CHROMIUM, CHROMIUM_ARGS
 
-ROOT = Path(__file__).resolve().parents[2]
+from coup.server import process
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+class ServerProcess(process.ServerProcess):
+    """`coup serve` with quick bots on an SQLite file in `folder`: a fixed port and
+    database, so it can be killed and started again on the same table (the page must
+    reconnect and lose nothing)."""
 
-
-def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
-    import urllib.request
-
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"coup serve exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=1) as res:
-                if res.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("coup serve did not become healthy")
-
-
-class ServerProcess:
-    """`coup serve` in a subprocess: a fixed port and database, so it can be killed and
-    started again on the same table (the page must reconnect and lose nothing)."""
-
-    def __init__(self, folder: Path, port: int | None = None) -> None:
-        self.folder = folder
-        self.port = port or _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        exe = ROOT / ".venv" / "bin" / "coup"
-        cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "coup"]
-        cmd += ["serve", "--port", str(self.port), "--db", f"sqlite:///{self.folder / 'coup.db'}"]
-        cmd += ["--bot-delay", "0.05,0.15"]
-        with open(self.folder / "server.log", "ab") as log:
-            self.proc = subprocess.Popen(
-                cmd,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                cwd=ROOT,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            )
-        _wait_healthy(self.url, self.proc)
-
-    def kill(self) -> None:
-        """SIGKILL: no clean shutdown, like a crash."""
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+    def __init__(self, folder: Path) -> None:
+        db = f"sqlite:///{folder / 'coup.db'}"
+        super().__init__(db, "--bot-delay", "0.05,0.15", log=folder / "server.log")
 
 
 def _need_chromium() -> None:

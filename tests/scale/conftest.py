@@ -6,18 +6,13 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from coup.server.process import ServerProcess
+
 POSTGRES = os.environ.get("COUP_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("COUP_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
@@ -26,12 +21,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/scale/" in str(item.fspath):
             item.add_marker(pytest.mark.services)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _admin(sql: str) -> None:
@@ -77,51 +66,11 @@ def bus() -> str:
     return f"{REDIS}{sep}channel=coup-test-{secrets.token_hex(6)}"
 
 
-class Server:
-    """One `coup serve` process; `kill()` is a kill -9."""
+class Server(ServerProcess):
+    """One `coup serve` on the shared database and bus; `kill()` is a kill -9."""
 
     def __init__(self, db: str, bus: str, log: Path, *args: str) -> None:
-        self.db, self.bus, self.log, self.args = db, bus, log, list(args)
-        self.port = _free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> Server:
-        cmd = [sys.executable, "-m", "coup", "serve", "--port", str(self.port),
-               "--db", self.db, "--bus", self.bus, "--http-rate", "0", *self.args]  # fmt: skip
-        self.proc = subprocess.Popen(
-            cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=self.log.open("ab")
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"coup serve exited: {self.log.read_text()[-2000:]}")
-            try:
-                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("coup serve did not start")
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-    def problems(self) -> list[str]:
-        text = self.log.read_text(errors="replace") if self.log.exists() else ""
-        return [line for line in text.splitlines() if "Traceback" in line or "ERROR" in line]
+        super().__init__(db, "--http-rate", "0", *args, bus=bus, log=log)
 
 
 @pytest.fixture(scope="session")

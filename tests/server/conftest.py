@@ -3,72 +3,19 @@
 from __future__ import annotations
 
 import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from coup.server import process
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class ServerProcess:
-    """One `coup serve` process; `kill()` is a kill -9, `start()` starts it again."""
+class ServerProcess(process.ServerProcess):
+    """`coup serve` with instant bots; `kill()` is a kill -9, `start()` starts it again."""
 
     def __init__(self, db: str, *args: str, log: Path | None = None) -> None:
-        self.db = db
-        self.log = log or Path(f"/tmp/coup-test-server-{os.getpid()}-{id(self)}.log")
-        self.args = list(args)
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> ServerProcess:
-        cmd = [sys.executable, "-m", "coup", "serve", "--port", str(self.port), "--db", self.db]
-        self.proc = subprocess.Popen(
-            [*cmd, "--bot-delay", "0", *self.args],
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=self.log.open("ab"),
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                err = self.log.read_text(errors="replace")[-2000:]
-                raise RuntimeError(f"coup serve exited: {err}")
-            try:
-                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("coup serve did not start")
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        super().__init__(db, "--bot-delay", "0", *args, log=log)
 
 
 @pytest.fixture(scope="session")
@@ -77,11 +24,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     proc = ServerProcess(f"sqlite:///{db}", log=db.parent / "server.log").start()
     yield proc
     proc.stop()
-    problems = [
-        line
-        for line in proc.log.read_text(errors="replace").splitlines()
-        if "Traceback" in line or "ERROR" in line
-    ]
+    problems = proc.problems()
     assert not problems, proc.log.read_text(errors="replace")[-4000:]
 
 
