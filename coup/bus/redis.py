@@ -48,6 +48,7 @@ class RedisBus:
         self._pubsub: Any = None
         self._watched: dict[str, int] = {}  # table -> how many watch() calls are open
         self._confirmed: dict[str, asyncio.Event] = {}  # channel -> subscribed
+        self._subscribing = asyncio.Lock()  # one (un)subscription change at a time
         self.received = 0
         self.published = 0
 
@@ -81,8 +82,11 @@ class RedisBus:
         channel = self._table_channel(table_id)
         if self._watched[table_id] == 1:
             self._confirmed[channel] = asyncio.Event()
-            with contextlib.suppress(Exception):  # Redis away: the resubscription does it
-                await self._pubsub.subscribe(channel)
+            try:
+                async with self._subscribing:
+                    await self._pubsub.subscribe(channel)
+            except Exception:  # noqa: BLE001 - Redis away: resubscribed with a resync later
+                return
         confirmed = self._confirmed.get(channel)
         if confirmed is not None:
             with contextlib.suppress(TimeoutError):
@@ -97,7 +101,8 @@ class RedisBus:
         channel = self._table_channel(table_id)
         self._confirmed.pop(channel, None)
         with contextlib.suppress(Exception):
-            await self._pubsub.unsubscribe(channel)
+            async with self._subscribing:
+                await self._pubsub.unsubscribe(channel)
 
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)
@@ -114,11 +119,12 @@ class RedisBus:
             try:
                 # The prefix channel itself keeps the subscription open when no table is
                 # watched (redis-py stops listening without one).
-                channels = [self.channel, *map(self._table_channel, self._watched)]
-                for channel in channels[1:]:
-                    self._confirmed.setdefault(channel, asyncio.Event())
-                await pubsub.subscribe(*channels)
-                self._pubsub = pubsub
+                async with self._subscribing:  # a watch() meanwhile waits, then uses this one
+                    self._pubsub = pubsub
+                    channels = [self.channel, *map(self._table_channel, self._watched)]
+                    for channel in channels[1:]:
+                        self._confirmed.setdefault(channel, asyncio.Event())
+                    await pubsub.subscribe(*channels)
                 self._ready.set()
                 backoff = 0.2
                 if not first:
