@@ -112,3 +112,19 @@ async def test_after_losing_redis_a_process_hears_its_tables_again(buses) -> Non
     await sender.publish("table-e", "p1 9")
     await _settle(heard, 1)
     assert heard == [("table-e", "p1 9")]
+
+
+async def test_many_sockets_connecting_at_once_all_get_their_tables(buses) -> None:
+    """A process that 300 tables' sockets reach at the same moment subscribes to every
+    one of them (no subscription lost to a race on the shared pub/sub connection)."""
+    sender, hearer, heard = buses
+    tables = [f"rush-{i}" for i in range(300)]
+    await asyncio.gather(*(hearer.watch(t) for t in tables for _ in range(2)))
+    channels = [sender._table_channel(t) for t in tables]
+    counts = dict(await sender._redis.pubsub_numsub(*channels))
+    missing = [c for c in channels if counts.get(c.encode(), 0) != 1]
+    assert missing == []
+    for t in tables:
+        await sender.publish(t, "p1 1")
+    await _settle(heard, len(tables))
+    assert sorted(t for t, _ in heard) == sorted(tables)
