@@ -17,7 +17,7 @@ from typing import Any
 
 import websockets
 
-from coup.server import loadtest
+from coup.server import loadtest, procstat
 
 
 async def _shown_after_restart(urls: list[str], table: str, i: int) -> tuple[int, int] | None:
@@ -57,7 +57,7 @@ def main(args: Any, urls: list[str], fleet: Any) -> int:
     def watch(elapsed: float, _stats: Any) -> None:
         if elapsed - last[0] >= 10:
             last[0] = elapsed
-            samples.append((elapsed, loadtest.rss_total(pids)))
+            samples.append((elapsed, procstat.rss_total(pids)))
 
     report = asyncio.run(loadtest.run(args, urls, pids, watch=watch))
     shown: dict[str, tuple[int, int]] = report.pop("_shown")
