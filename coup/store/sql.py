@@ -24,7 +24,7 @@ from sqlalchemy import Connection, Engine, create_engine, delete, event, insert,
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from coup.store import migrate
+from coup.store import migrate, onestatement
 from coup.store import schema as s
 
 Row = dict[str, Any]
@@ -204,6 +204,20 @@ class SqlStore:
         last_winner: str | None = None,
     ) -> None:
         """Append moves (normally one) to a game's log; raise Conflict if a seq is taken."""
+        if self.engine is not None and not self.sqlite and finish is None:
+            params = onestatement.append_params(
+                table_id, events, version=version, deadlines=deadlines,
+                checked=self.check_versions,
+            )  # fmt: skip
+            try:
+                async with self.engine.connect() as aconn:
+                    auto = await aconn.execution_options(isolation_level="AUTOCOMMIT")
+                    bumped = (await auto.execute(onestatement.APPEND, params)).scalar_one()
+            except IntegrityError as exc:
+                raise Conflict(str(exc)) from exc
+            if bumped != 1:
+                raise Conflict(f"table {table_id} is past version {version - 1}")
+            return
 
         def fn(conn: Connection) -> None:
             conn.execute(insert(s.events), [{**e, "table_id": table_id} for e in events])

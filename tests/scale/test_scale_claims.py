@@ -6,9 +6,10 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
-from sqlalchemy import insert, select, text
+from sqlalchemy import event, insert, select, text
 
 from coup.store import Conflict, SqlStore, migrate, open_store
 from coup.store import cluster as db
@@ -91,6 +92,66 @@ async def test_writes_check_the_version_before(stores: list[SqlStore]) -> None:
         await b.append_events(table_id, [{**event, "seq": 1}], version=3, deadlines=[])
     data = await a.load_table(table_id)
     assert data is not None and data.row["version"] == 3
+
+
+async def test_a_move_is_one_statement_that_replaces_the_deadlines(
+    stores: list[SqlStore],
+) -> None:
+    """On PostgreSQL a move (its events, the version, the deadlines) is written by one
+    statement in one round trip; the deadlines end up exactly the new ones, unclaimed,
+    and a stale or repeated write changes nothing."""
+    a, b = stores
+    table_id = await _table_with_deadlines(a, 3, due_at=10**15)  # seats 0, 1, 2 at seq 0
+    claimed = await db.claim(a, now=10**15 + 1, lease_ms=60_000, limit=10)
+    assert _ours(claimed, table_id) == {0, 1, 2}
+    statements: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    assert a.engine is not None
+    event.listen(a.engine.sync_engine, "before_cursor_execute", seen)
+    move = {"game": 1, "seq": 0, "seat": 0, "move": "pass", "draw": None, "timeout": False,
+            "step": None, "at": 5}  # fmt: skip
+    new = [
+        {"seat": k, "kind": "reaction", "due_at": 2 * 10**15, "seconds": 15, "game": 1, "seq": 1}
+        for k in (1, 3)
+    ]  # seat 1 kept, 3 new; 0 and 2 gone
+    try:
+        await a.append_events(table_id, [move], version=2, deadlines=new)
+    finally:
+        event.remove(a.engine.sync_engine, "before_cursor_execute", seen)
+    assert len(statements) == 1, statements
+    rows = await _deadline_rows(a, table_id)
+    assert rows == {
+        1: ("reaction", 2 * 10**15, 15, 1, 1, None),
+        3: ("reaction", 2 * 10**15, 15, 1, 1, None),
+    }
+    with pytest.raises(Conflict):  # b writes from version 1, which is gone
+        await b.append_events(table_id, [{**move, "seq": 1}], version=2, deadlines=[])
+    with pytest.raises(Conflict):  # the same seq again from the right version
+        await b.append_events(table_id, [move], version=3, deadlines=[])
+    assert await _deadline_rows(a, table_id) == rows
+    events = await a._run(
+        lambda conn: conn.execute(
+            select(s.events.c.seq, s.events.c.move).where(s.events.c.table_id == table_id)
+        ).all()
+    )
+    assert [tuple(e) for e in events] == [(0, "pass")]
+    table = await a.load_table(table_id)
+    assert table is not None and table.row["version"] == 2
+
+
+async def _deadline_rows(store: SqlStore, table_id: str) -> dict[int, tuple]:
+    d = s.deadlines.c
+    found = await store._run(
+        lambda conn: conn.execute(
+            select(d.seat, d.kind, d.due_at, d.seconds, d.game, d.seq, d.claimed_until).where(
+                d.table_id == table_id
+            )
+        ).all()
+    )
+    return {r[0]: tuple(r[1:]) for r in found}
 
 
 async def test_schema_version_row(stores: list[SqlStore]) -> None:
