@@ -267,6 +267,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=2026, help="seed of the games (default 2026)")
     p.add_argument("--repeat", type=int, help="runs per measure; the median is reported")
     p.add_argument("--games", type=int, help="games per run")
+    p.add_argument(
+        "--store",
+        metavar="POSTGRESQL_URL",
+        help="measure writing a move to PostgreSQL instead (a fresh database next to this "
+        "one, dropped at the end): one statement against a transaction",
+    )
     return p
 
 
@@ -284,6 +290,17 @@ def main(argv: list[str] | None = None) -> int:
 
     def note(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
+
+    if args.store:
+        from coup.store import bench as store_bench
+
+        try:
+            found = store_bench.run(args.store, 200 if args.quick else 1000)
+        except (ValueError, OSError) as exc:
+            print(f"coup bench: {exc}", file=sys.stderr)
+            return 2
+        print(json.dumps(found, indent=2) if args.json else store_bench.report(found))
+        return 0
 
     try:
         results = measure(args, note)

@@ -90,6 +90,9 @@ class SqlStore:
         # Several processes: every write that bumps a table's version also checks it was
         # the one before (`version - 1`), else Conflict (set by coup.server.cluster).
         self.check_versions = False
+        # PostgreSQL: a move that does not end the game is written by one statement
+        # (coup/store/onestatement.py); off only to compare (`coup bench --store`).
+        self.one_statement = True
         if full.startswith("sqlite:///"):
             self.sync_engine = create_engine(full)
             event.listen(self.sync_engine, "connect", _sqlite_pragmas)
@@ -204,7 +207,7 @@ class SqlStore:
         last_winner: str | None = None,
     ) -> None:
         """Append moves (normally one) to a game's log; raise Conflict if a seq is taken."""
-        if self.engine is not None and not self.sqlite and finish is None:
+        if self.one_statement and self.engine is not None and not self.sqlite and not finish:
             params = onestatement.append_params(
                 table_id, events, version=version, deadlines=deadlines,
                 checked=self.check_versions,

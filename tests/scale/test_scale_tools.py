@@ -76,3 +76,17 @@ def test_soak_kill_restart_loses_nothing() -> None:
     assert r["tables_checked_after_kill"] == 6
     assert r["errors_other_than_stale"] == {} and r["seats_failed"] == 0
     assert r["_rc"] == 0
+
+
+def test_bench_store_compares_the_two_ways_to_write_a_move() -> None:
+    cmd = [sys.executable, "-m", "coup", "bench", "--store", POSTGRES, "--quick", "--json"]
+    done = subprocess.run(cmd, check=False, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    r = json.loads(done.stdout)
+    assert set(r["per_move"]) == {"one_statement", "transaction"}
+    assert all(m["cpu_ms"] > 0 and m["wall_ms"] > 0 for m in r["per_move"].values())
+    bad = subprocess.run(
+        [sys.executable, "-m", "coup", "bench", "--store", "sqlite:///nowhere.db"],
+        check=False, cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert bad.returncode == 2 and "postgresql://" in bad.stderr
