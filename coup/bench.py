@@ -292,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
         print(text, file=sys.stderr, flush=True)
 
     if args.store:
-        from coup.store import bench as store_bench
+        from coup import bench_store as store_bench
 
         try:
             found = store_bench.run(args.store, 200 if args.quick else 1000)

@@ -14,6 +14,7 @@ import statistics
 import time
 from typing import Any
 
+from coup.server.fleet import _admin, loopback
 from coup.store.sql import SqlStore, open_store
 
 ROUNDS = 5
@@ -39,7 +40,7 @@ async def _measure(url: str, moves: int) -> dict[str, Any]:
     store.check_versions = True
     out: dict[str, dict[str, list[float]]] = {}
     try:
-        for name, one in (("one_statement", True), ("transaction", False)):
+        for name in ("one_statement", "transaction"):
             out[name] = {"cpu_ms": [], "wall_ms": []}
         tables = {}
         for name in out:
@@ -68,8 +69,6 @@ async def _measure(url: str, moves: int) -> dict[str, Any]:
 def run(base: str, moves: int) -> dict[str, Any]:
     """Measure on a fresh database made next to `base` (a postgresql:// URL on this
     machine) and dropped at the end."""
-    from coup.server.fleet import _admin, loopback
-
     if not base.startswith(("postgresql://", "postgres://")) or not loopback(base):
         raise ValueError("--store takes a postgresql:// URL on this machine")
     name = f"coup_bench_{secrets.token_hex(5)}"
