@@ -10,6 +10,7 @@ import httpx
 import websockets
 
 from coup.server.client import SeatClient, create_table
+from coup.server.protocol import HELLO_TIMEOUT
 
 
 async def _game(base: str) -> tuple[SeatClient, SeatClient, str]:
@@ -110,6 +111,24 @@ async def test_close_codes(base: str) -> None:
         assert await _close_code(ws_base + path, [json.dumps(first)]) == code
     big = ['{"type": "hello"}', "x" * 70000]
     assert await _close_code(ws_base + f"/ws/{table}", big) == 1009
+
+
+async def test_a_socket_that_never_says_hello_is_closed(base: str) -> None:
+    """A socket that opens and sends nothing is closed after HELLO_TIMEOUT (10 s) with
+    4408, and the server keeps no trace of it."""
+    _, _, table = await _game(base)  # a host and a spectator at the table
+    url = base.replace("http://", "ws://") + f"/ws/{table}"
+    async with httpx.AsyncClient(base_url=base) as http:
+        before = (await http.get(f"/api/tables/{table}")).json()["table"]
+    started = asyncio.get_running_loop().time()
+    code = await asyncio.wait_for(_close_code(url, []), HELLO_TIMEOUT + 10)
+    waited = asyncio.get_running_loop().time() - started
+    assert code == 4408
+    assert waited >= HELLO_TIMEOUT - 0.5  # not before its time (an upper bound is noise)
+    async with httpx.AsyncClient(base_url=base) as http:
+        after = (await http.get(f"/api/tables/{table}")).json()["table"]
+    assert after["spectators"] == before["spectators"] == 1
+    assert after["seats"] == before["seats"]
 
 
 async def _close_code(url: str, frames: list[str]) -> int | None:
