@@ -14,7 +14,7 @@ import statistics
 import time
 from typing import Any
 
-from coup.server.fleet import _admin, loopback
+from coup.server.fleet import drop_database, loopback, make_database
 from coup.store.sql import SqlStore, open_store
 
 ROUNDS = 5
@@ -71,12 +71,11 @@ def run(base: str, moves: int) -> dict[str, Any]:
     machine) and dropped at the end."""
     if not base.startswith(("postgresql://", "postgres://")) or not loopback(base):
         raise ValueError("--store takes a postgresql:// URL on this machine")
-    name = f"coup_bench_{secrets.token_hex(5)}"
-    _admin(base, f"CREATE DATABASE {name}")
+    name, url = make_database(base, "coup_bench")
     try:
-        return asyncio.run(_measure(base.rsplit("/", 1)[0] + "/" + name, moves))
+        return asyncio.run(_measure(url, moves))
     finally:
-        _admin(base, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        drop_database(base, name)
 
 
 def report(r: dict[str, Any]) -> str:

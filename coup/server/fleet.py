@@ -28,7 +28,9 @@ def loopback(url: str) -> bool:
         return False
 
 
-def _admin(url: str, sql: str) -> None:
+def admin_sql(url: str, sql: str) -> None:
+    """Run one statement on the PostgreSQL at `url`, outside a transaction (for CREATE
+    and DROP DATABASE)."""
     import asyncpg  # type: ignore[import-untyped]
 
     async def go() -> None:
@@ -39,6 +41,23 @@ def _admin(url: str, sql: str) -> None:
             await conn.close()
 
     asyncio.run(go())
+
+
+def make_database(base: str, prefix: str) -> tuple[str, str]:
+    """A new, empty database on the server of `base`: (its name, its URL)."""
+    name = f"{prefix}_{secrets.token_hex(5)}"
+    admin_sql(base, f"CREATE DATABASE {name}")
+    return name, base.rsplit("/", 1)[0] + "/" + name
+
+
+def drop_database(base: str, name: str) -> None:
+    admin_sql(base, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def fresh_channel(bus: str, prefix: str) -> str:
+    """`bus` (a redis:// URL) with a channel prefix of its own, so that its messages reach
+    no other site on the same Redis."""
+    return bus + ("&" if "?" in bus else "?") + f"channel={prefix}-{secrets.token_hex(5)}"
 
 
 @dataclass
@@ -82,17 +101,14 @@ class Fleet:
         else:
             if not loopback(self.db):
                 raise ValueError("the load tools only use a database on this machine")
-            name = f"coup_load_{secrets.token_hex(5)}"
-            _admin(self.db, f"CREATE DATABASE {name}")
-            self._made_db = name
+            self._made_db, self.db_url = make_database(self.db, "coup_load")
             if os.environ.get("COUP_LOAD_ASYNC_COMMIT"):  # experiment: no fsync wait per commit
-                _admin(self.db, f"ALTER DATABASE {name} SET synchronous_commit = off")
-            self.db_url = self.db.rsplit("/", 1)[0] + "/" + name
+                admin_sql(self.db, f"ALTER DATABASE {self._made_db} SET synchronous_commit = off")
         bus = self.bus
         if bus.startswith("redis"):
             if not loopback(bus):
                 raise ValueError("the load tools only use a Redis on this machine")
-            bus += ("&" if "?" in bus else "?") + f"channel=coup-load-{secrets.token_hex(5)}"
+            bus = fresh_channel(bus, "coup-load")
         if self.cpu > 0:
             self._cgroups = [cpu_cgroup(self.cpu) for _ in range(self.count)]
         self.servers = [
@@ -133,7 +149,7 @@ class Fleet:
             server.stop()
         if self._made_db is not None:
             with contextlib.suppress(Exception):
-                _admin(self.db, f"DROP DATABASE IF EXISTS {self._made_db} WITH (FORCE)")
+                drop_database(self.db, self._made_db)
             self._made_db = None
         for group in self._cgroups:
             with contextlib.suppress(OSError):

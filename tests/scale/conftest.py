@@ -3,14 +3,13 @@ Redis channel, and real `coup serve` processes sharing them."""
 
 from __future__ import annotations
 
-import asyncio
 import os
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from coup.server.fleet import drop_database, fresh_channel, make_database
 from coup.server.process import ServerProcess
 
 POSTGRES = os.environ.get("COUP_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
@@ -23,28 +22,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.services)
 
 
-def _admin(sql: str) -> None:
-    import asyncpg
-
-    async def go() -> None:
-        conn = await asyncpg.connect(POSTGRES.replace("postgresql+asyncpg://", "postgresql://"))
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    asyncio.run(go())
-
-
 def _fresh_database() -> Iterator[str]:
-    name = f"coup_test_{secrets.token_hex(6)}"
     try:
-        _admin(f"CREATE DATABASE {name}")
+        name, url = make_database(POSTGRES, "coup_test")
     except OSError as exc:  # pragma: no cover - the service is down
         pytest.skip(f"PostgreSQL is not reachable: {exc}")
-    base = POSTGRES.rsplit("/", 1)[0]
-    yield f"{base}/{name}"
-    _admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    yield url
+    drop_database(POSTGRES, name)
 
 
 @pytest.fixture(scope="session")
@@ -62,8 +46,7 @@ def quiet_database() -> Iterator[str]:
 @pytest.fixture(scope="session")
 def bus() -> str:
     """A Redis URL with a channel of our own (pub/sub ignores database numbers)."""
-    sep = "&" if "?" in REDIS else "?"
-    return f"{REDIS}{sep}channel=coup-test-{secrets.token_hex(6)}"
+    return fresh_channel(REDIS, "coup-test")
 
 
 class Server(ServerProcess):
@@ -94,8 +77,7 @@ def spare_pair(tmp_path: Path) -> Iterator[list[Server]]:
     """Two more processes with a database and a bus channel of their own (a player may be
     away 0.3 s). Not the session cluster's: its processes would claim these tables'
     deadlines too and re-arm away clocks with their own 30 s."""
-    sep = "&" if "?" in REDIS else "?"
-    bus = f"{REDIS}{sep}channel=coup-test-{secrets.token_hex(6)}"
+    bus = fresh_channel(REDIS, "coup-test")
     for database in _fresh_database():
         servers = [
             Server(database, bus, tmp_path / f"spare{i}.log", "--bot-delay", "0", "--away", "0.3")
