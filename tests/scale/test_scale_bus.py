@@ -4,6 +4,7 @@ that watch it (hold sockets there), and `watch` returns once Redis confirmed it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 
 import pytest
@@ -13,10 +14,12 @@ from coup.bus.redis import RedisBus
 pytestmark = pytest.mark.timeout(60)
 
 
-@pytest.fixture
-async def buses(bus: str) -> AsyncIterator[tuple[RedisBus, RedisBus, list[tuple[str, str]]]]:
-    """Two processes' buses on one site's channels; what the second one hears."""
-    sender, hearer = RedisBus(bus), RedisBus(bus)
+@contextlib.asynccontextmanager
+async def _sender_and_hearer(
+    sender_url: str, hearer_url: str
+) -> AsyncIterator[tuple[RedisBus, RedisBus, list[tuple[str, str]]]]:
+    """Two processes' buses, started; what the second one hears."""
+    sender, hearer = RedisBus(sender_url), RedisBus(hearer_url)
     heard: list[tuple[str, str]] = []
 
     async def listener(table_id: str, message: str) -> None:
@@ -25,9 +28,26 @@ async def buses(bus: str) -> AsyncIterator[tuple[RedisBus, RedisBus, list[tuple[
     hearer.listen(listener)
     await sender.start()
     await hearer.start()
-    yield sender, hearer, heard
-    await sender.close()
-    await hearer.close()
+    try:
+        yield sender, hearer, heard
+    finally:
+        await sender.close()
+        await hearer.close()
+
+
+@pytest.fixture
+async def buses(bus: str) -> AsyncIterator[tuple[RedisBus, RedisBus, list[tuple[str, str]]]]:
+    """Two processes on one site's channels."""
+    async with _sender_and_hearer(bus, bus) as pair:
+        yield pair
+
+
+async def _subscribers_become(sender: RedisBus, table_id: str, count: int) -> None:
+    for _ in range(100):
+        numsub = await sender._redis.pubsub_numsub(sender._table_channel(table_id))
+        if numsub[0][1] == count:
+            return
+        await asyncio.sleep(0.02)
 
 
 async def _settle(heard: list[tuple[str, str]], count: int) -> None:
@@ -60,35 +80,18 @@ async def test_watches_are_counted_and_the_last_unwatch_stops_hearing(buses) -> 
     await _settle(heard, 1)
     assert heard == [("table-c", "p1 5")]
     await hearer.unwatch("table-c")  # the last one left
-    for _ in range(100):
-        numsub = await sender._redis.pubsub_numsub(sender._table_channel("table-c"))
-        if numsub[0][1] == 0:
-            break
-        await asyncio.sleep(0.02)
+    await _subscribers_become(sender, "table-c", 0)
     await sender.publish("table-c", "p1 6")
     await asyncio.sleep(0.2)
     assert heard == [("table-c", "p1 5")]
 
 
 async def test_sites_on_one_redis_do_not_hear_each_other(bus: str) -> None:
-    other = RedisBus(bus + "-other-site")
-    mine = RedisBus(bus)
-    heard: list[tuple[str, str]] = []
-
-    async def listener(table_id: str, message: str) -> None:
-        heard.append((table_id, message))
-
-    mine.listen(listener)
-    await other.start()
-    await mine.start()
-    try:
+    async with _sender_and_hearer(bus + "-other-site", bus) as (other, mine, heard):
         await mine.watch("table-d")
         await other.publish("table-d", "x 1")
         await asyncio.sleep(0.2)
         assert heard == []
-    finally:
-        await other.close()
-        await mine.close()
 
 
 async def test_after_losing_redis_a_process_hears_its_tables_again(buses) -> None:
@@ -104,11 +107,7 @@ async def test_after_losing_redis_a_process_hears_its_tables_again(buses) -> Non
     port = writer.get_extra_info("sockname")[1]
     await sender._redis.execute_command("CLIENT", "KILL", "ADDR", f"127.0.0.1:{port}")
     await asyncio.wait_for(resynced.wait(), 10)  # resubscribed, then told to resync
-    for _ in range(100):
-        numsub = await sender._redis.pubsub_numsub(sender._table_channel("table-e"))
-        if numsub[0][1] == 1:
-            break
-        await asyncio.sleep(0.02)
+    await _subscribers_become(sender, "table-e", 1)
     await sender.publish("table-e", "p1 9")
     await _settle(heard, 1)
     assert heard == [("table-e", "p1 9")]
