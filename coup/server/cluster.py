@@ -74,6 +74,7 @@ class ClusterService(TableService):
         self._wake = asyncio.Event()
         self._loops: list[asyncio.Task[None]] = []
         self._firing: set[asyncio.Task[None]] = set()
+        self.log_stats = bool(os.environ.get("COUP_CLUSTER_STATS"))  # every 30 s, a warning
         self.stats = dict.fromkeys(
             ("conflicts", "claims", "refreshes", "rebuilds", "applied", "missed", "plain_in",
              "sent_moves", "sent_plain"), 0
@@ -365,17 +366,13 @@ class ClusterService(TableService):
             return
         before = self._marks.get(table.id)
         message = news.encode(self.process, table, before, presence)
-        self.stats["sent_moves" if message.count(" ") > 1 else "sent_plain"] += 1
-        if (
-            os.environ.get("COUP_CLUSTER_STATS")
-            and message.count(" ") == 1
-            and before
-            and len(self.stats) < 40
-        ):
-            now = news.mark(table)
+        plain = message.count(" ") == 1  # no moves sent along: the others read the database
+        self.stats["sent_plain" if plain else "sent_moves"] += 1
+        now = news.mark(table)
+        if self.log_stats and plain and before and len(self.stats) < 40:
             key = f"plain dv={now.version - before.version} dseq={now.seq - before.seq} dg={now.game - before.game}"
             self.stats[key] = self.stats.get(key, 0) + 1
-        self._marks[table.id] = news.mark(table)
+        self._marks[table.id] = now
         self.broadcast(table)
         await asyncio.shield(self.bus.publish(table.id, message))
 
@@ -436,7 +433,7 @@ class ClusterService(TableService):
                         await self._replan(table)
                 if beats % 3 == 0:
                     await self.resync()
-                if beats % 15 == 0 and os.environ.get("COUP_CLUSTER_STATS"):
+                if beats % 15 == 0 and self.log_stats:
                     log.warning(
                         "cluster %s: %s, %d tables", self.process, self.stats, len(self.tables)
                     )
