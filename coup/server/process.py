@@ -43,8 +43,6 @@ class ServerProcess:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    url = base
-
     @property
     def pid(self) -> int:
         assert self.proc is not None

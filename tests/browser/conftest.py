@@ -37,7 +37,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     proc = ServerProcess(tmp_path_factory.mktemp("coup-web"))
     proc.start()
     try:
-        yield proc.url
+        yield proc.base
     finally:
         proc.stop()
 

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.browser
 
 def test_page_survives_a_server_crash(browser: Any, own_server: Any) -> None:
     page = browser.new_context(locale="en-US").new_page()
-    create_table(page, own_server.url, "Mahshid", seats=2)
+    create_table(page, own_server.base, "Mahshid", seats=2)
     page.locator("button.add-bot").first.click()
     wait_for(lambda: state(page)["table"]["seats"][1], what="bot seated")
     page.click("#start")
