@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import coup
-from coup import tournament
 from coup.cli import main as cli_main
+from coup.cli import tournament
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from browser_driver import CHROMIUM, CHROMIUM_ARGS
 
-from coup.server import process
+from coup.ops import process
 
 
 class ServerProcess(process.ServerProcess):

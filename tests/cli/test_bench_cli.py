@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from coup import bench
+from coup.cli import bench
 
 ENV = {**os.environ, "PYTHONIOENCODING": "utf-8"}
 

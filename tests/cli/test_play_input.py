@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import coup
-from coup import play
+from coup.cli import play
 
 NAMES = ["Guest", "Ada", "Bashir", "Mary Ann"]
 ACTIONS = ["income", "foreign_aid", "tax", "steal 1", "steal 2", "steal 3", "exchange"]
@@ -107,7 +107,7 @@ def test_default_bots_are_the_best_available() -> None:
 
 
 def test_log_tells_a_run_of_passes_in_one_line() -> None:
-    from coup import play_screen
+    from coup.cli import play_screen
 
     names = ["Guest", "Ada", "Bashir", "Chen"]
     history = [

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from coup.server.fleet import drop_database, fresh_channel, make_database
-from coup.server.process import ServerProcess
+from coup.ops.fleet import drop_database, fresh_channel, make_database
+from coup.ops.process import ServerProcess
 
 POSTGRES = os.environ.get("COUP_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("COUP_TEST_REDIS", "redis://127.0.0.1:6379/0")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from coup.server import process
+from coup.ops import process
 
 
 class ServerProcess(process.ServerProcess):

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import httpx
 import websockets
 
-from coup.server.client import SeatClient, create_table
+from coup.ops.client import SeatClient, create_table
 from coup.server.protocol import HELLO_TIMEOUT
 
 

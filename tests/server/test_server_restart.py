@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 import coup
-from coup.server.client import SeatClient, create_table, join_table, play_randomly
+from coup.ops.client import SeatClient, create_table, join_table, play_randomly
 
 
 @pytest.fixture

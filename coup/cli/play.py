@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from rich.console import Console
 
 import coup
-from coup import play_screen
+from coup.cli import play_screen
 
 BOT_NAMES = ("Ada", "Bashir", "Chen", "Dara", "Emil", "Farah", "Goran", "Hana", "Ines", "Jomo")
 #: The bots we would rather play against, best first.

@@ -14,7 +14,7 @@ import statistics
 import time
 from typing import Any
 
-from coup.server.fleet import drop_database, loopback, make_database
+from coup.ops.fleet import drop_database, loopback, make_database
 from coup.store.sql import SqlStore, open_store
 
 ROUNDS = 5

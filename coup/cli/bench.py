@@ -5,7 +5,7 @@
 * random play: uniformly random legal moves (`waiting[0]`, `legal`, `play`) from a fixed
   seed, for 2, 4 and 6 players: decisions/s and games/s, the median of several runs;
 * the cost of `clone()`, `determinize()` and `view()` on mid-game states (median µs);
-* coupml, 4 players, same method, in its own venv (see `coup.bench_coupml`), and the
+* coupml, 4 players, same method, in its own venv (see `coup.ops.bench_coupml`), and the
   ratio ours/coupml (the goal is 3x or more);
 * the learning environments' decisions/s (CPU time), if `coup.envs.bench` is there.
 """
@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import coup
-from coup import bench_coupml
+from coup.ops import bench_coupml
 
 GOAL_RATIO = 3.0
 TABLES = (2, 4, 6)
@@ -292,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
         print(text, file=sys.stderr, flush=True)
 
     if args.store:
-        from coup import bench_store as store_bench
+        from coup.ops import bench_store as store_bench
 
         try:
             found = store_bench.run(args.store, 200 if args.quick else 1000)

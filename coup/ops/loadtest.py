@@ -9,8 +9,8 @@ By default it starts its own `coup serve` on a free port with a fresh SQLite fil
 stops it at the end; `--db postgresql://... --bus redis://... --servers N` starts N
 processes on a fresh PostgreSQL database instead (a table's seats spread over them);
 `--url` points it at a running server on this machine. `--fuzz N` sends N bad messages
-instead (coup/server/fuzz.py); `--soak` also checks memory over time and, at the end,
-that a kill -9 of every process loses no move (coup/server/soak.py).
+instead (coup/ops/fuzz.py); `--soak` also checks memory over time and, at the end,
+that a kill -9 of every process loses no move (coup/ops/soak.py).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Any
 import httpx
 import websockets
 
-from coup.server.procstat import cpu_seconds, rss_total, services_cpu
+from coup.ops.procstat import cpu_seconds, rss_total, services_cpu
 
 
 @dataclass
@@ -329,7 +329,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    from coup.server.fleet import Fleet, loopback
+    from coup.ops.fleet import Fleet, loopback
 
     args = parser().parse_args(argv)
     if not 1 <= args.tables <= 2000 or not 2 <= args.players <= 10:
@@ -362,11 +362,11 @@ def main(argv: list[str]) -> int:
         urls, pids = [args.url], [args.pid] if args.pid else []
     try:
         if args.fuzz:
-            from coup.server import fuzz
+            from coup.ops import fuzz
 
             return fuzz.main(args, urls, fleet)
         if args.soak:
-            from coup.server import soak
+            from coup.ops import soak
 
             return soak.main(args, urls, fleet)
         report = asyncio.run(run(args, urls, pids))

@@ -10,12 +10,12 @@ import importlib
 import sys
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "serve": ("coup.server.main", "run the online table (HTTP + websockets)"),
-    "play": ("coup.play", "play a game in the terminal against bots"),
-    "replay": ("coup.replay_cli", "replay a coup-record/1 game, in words or as JSON"),
-    "tournament": ("coup.tournament", "play many games between bots and rank them"),
-    "bench": ("coup.bench", "measure the engine's speed"),
-    "loadtest": ("coup.server.loadtest", "load a local server with bot-driven tables"),
+    "serve": ("coup.cli.serve", "run the online table (HTTP + websockets)"),
+    "play": ("coup.cli.play", "play a game in the terminal against bots"),
+    "replay": ("coup.cli.replay", "replay a coup-record/1 game, in words or as JSON"),
+    "tournament": ("coup.cli.tournament", "play many games between bots and rank them"),
+    "bench": ("coup.cli.bench", "measure the engine's speed"),
+    "loadtest": ("coup.ops.loadtest", "load a local server with bot-driven tables"),
 }
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import websockets
 
-from coup.server import loadtest, procstat
+from coup.ops import loadtest, procstat
 
 
 async def _shown_after_restart(urls: list[str], table: str, i: int) -> tuple[int, int] | None:
