@@ -108,8 +108,16 @@ class SearchBot:
     # -- belief --------------------------------------------------------------------------
     def sample_worlds(self, state: State, seat: int, know: Knowledge, count: int) -> list[State]:
         """Worlds drawn from the view, resampled by how well they explain the history."""
+        pool, weights = self.weigh_worlds(state, seat, know, count * self.oversample)
+        return resample(pool, weights, count, self.rng)
+
+    def weigh_worlds(
+        self, state: State, seat: int, know: Knowledge, count: int
+    ) -> tuple[list[State], list[float]]:
+        """``count`` worlds drawn from the view, each with its belief weight (how well the
+        hidden hands explain what their holders claimed, blocked and passed up)."""
         rng = self.rng
-        pool = [state.determinize(seat, rng) for _ in range(count * self.oversample)]
+        pool = [state.determinize(seat, rng) for _ in range(count)]
         opponents = know.opponents()
         weights = []
         drafted = know.draft and know.other_picks > 0
@@ -118,22 +126,7 @@ class SearchBot:
             for other in opponents:
                 weight *= know.likelihood(other, world.hands[other], self.bluff_odds)
             weights.append(weight)
-        total = sum(weights)
-        if total <= 0:
-            return pool[:count]
-        # Systematic resampling: ``count`` evenly spaced pointers into the weight mass.
-        step = total / count
-        point = rng.random() * step
-        chosen: list[State] = []
-        acc = 0.0
-        for world, weight in zip(pool, weights, strict=True):
-            acc += weight
-            while point < acc and len(chosen) < count:
-                chosen.append(world)
-                point += step
-        while len(chosen) < count:
-            chosen.append(pool[-1])
-        return chosen
+        return pool, weights
 
     @staticmethod
     def draft_prior(world: State, know: Knowledge) -> float:
@@ -196,6 +189,26 @@ class SearchBot:
                 break
         return moves[0]
 
+    def flat(
+        self, worlds: list[State], seat: int, legal: list[Move], budget: int
+    ) -> tuple[dict[Move, float], dict[Move, int]]:
+        """Every move played in the same worlds, in turn, until ``budget`` playout steps
+        are spent (at least two playouts each): (total result, playouts) per move."""
+        totals = {m: 0.0 for m in legal}
+        counts = {m: 0 for m in legal}
+        base = self.rng.randrange(2**32)
+        spent = cursor = 0
+        while cursor < 2 or (spent < budget and cursor < MAX_SAMPLES * 4):
+            world = worlds[cursor % len(worlds)]
+            seed = base + cursor
+            cursor += 1
+            for move in legal:
+                value, steps = self.evaluate(world, seat, move, seed)
+                totals[move] += value
+                counts[move] += 1
+                spent += steps + STEP_OVERHEAD
+        return totals, counts
+
     def evaluate(self, world: State, seat: int, move: Move, seed: int) -> tuple[float, int]:
         """One playout after ``move`` in ``world``: (1 for a win else 0, steps played).
 
@@ -225,3 +238,25 @@ def share(game: State, seat: int) -> float:
             if other == seat:
                 mine = score
     return mine / total
+
+
+def resample(
+    pool: list[State], weights: list[float], count: int, rng: random.Random
+) -> list[State]:
+    """``count`` worlds from ``pool`` in proportion to ``weights`` (systematic resampling:
+    evenly spaced pointers into the weight mass)."""
+    total = sum(weights)
+    if total <= 0:
+        return pool[:count]
+    step = total / count
+    point = rng.random() * step
+    chosen: list[State] = []
+    acc = 0.0
+    for world, weight in zip(pool, weights, strict=True):
+        acc += weight
+        while point < acc and len(chosen) < count:
+            chosen.append(world)
+            point += step
+    while len(chosen) < count:
+        chosen.append(pool[-1])
+    return chosen
