@@ -11,21 +11,11 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from . import rng as _rng
+from .board import _NO_DRAWS, PRIVATE_VERBS, Entry, PinError, hidden_from
 from .legal import legal_moves
 from .moves import IllegalMoveError, Move, as_move
 from .settings import Deal, Settings
-from .turn import (
-    _NO_DRAWS,
-    DRAFT,
-    END,
-    OVER,
-    PHASES,
-    PRIVATE_VERBS,
-    Entry,
-    PinError,
-    Turn,
-    hidden_from,
-)
+from .turn import DRAFT, END, OVER, PHASES, Turn
 
 if TYPE_CHECKING:
     from .records import Record
@@ -34,7 +24,7 @@ if TYPE_CHECKING:
 class State(Turn):
     """One game of Coup. Create with `coup.new_game`; see docs/engine.md."""
 
-    __slots__ = ()  # the data is declared in Turn
+    __slots__ = ()  # the data is declared in Board
 
     # ------------------------------------------------------------------ creation
     @classmethod

@@ -1,16 +1,15 @@
 """The order of one turn (RULES.md): what each move does, from the announced action through
-challenges and blocks to its resolution, and the bookkeeping of coins, cards and seats.
+challenges and blocks to its resolution.
 
-`Turn` declares the game's data and the moves' effects; `State` (state.py) adds
-creation, queries and `play`.
+`Turn` adds the moves' effects to the game's data (`Board`, board.py); `State` (state.py)
+adds creation, queries and `play`.
 """
 
 from __future__ import annotations
 
-from . import rng as _rng
+from .board import Board
 from .cards import claim_of
-from .moves import IllegalMoveError, Move
-from .settings import Deal, Settings
+from .moves import Move
 
 DRAFT, ACTION, REACT, BLOCK, CHALLENGE_BLOCK = (
     "draft",
@@ -25,123 +24,11 @@ PHASES = (DRAFT, ACTION, REACT, BLOCK, CHALLENGE_BLOCK, PROVE, LOSE, EXCHANGE, S
 #: What happens after a `lose` in phase LOSE.
 END, PROVED_ACTION, PROVED_BLOCK = "end", "proved_action", "proved_block"
 
-#: Moves whose argument only the mover (and, for `show`, the examiner) may see.
-PRIVATE_VERBS = frozenset({"keep", "show", "draft"})
 
+class Turn(Board):
+    """The moves' effects (the base of `State`)."""
 
-class PinError(IllegalMoveError):
-    """A record pinned a draw of a card that is not in the Court."""
-
-
-# A history entry: (seat, move, forced, draws, out, audience)
-#   draws: cards drawn from the Court during this move; out: the mover was knocked out;
-#   audience: another seat that may see a private move's argument (the examiner of a show).
-Entry = tuple[int, Move, bool, tuple[str, ...], bool, int | None]
-
-
-def hidden_from(entry: Entry, seat: int | None) -> bool:
-    """Is this history entry's argument secret for `seat`? (Only the mover, and for a `show`
-    the examiner, see a private move's card; a spectator sees none.)"""
-    mover, move, _forced, _draws, _out, audience = entry
-    return move.verb in PRIVATE_VERBS and seat != mover and (seat is None or seat != audience)
-
-
-_NO_DRAWS: list[str] = []
-
-#: Seats clockwise from each start: _ORDERS[n][start] = (start, start+1, ...) mod n.
-_ORDERS = [[tuple((a + i) % n for i in range(n)) for a in range(n)] for n in range(11)]
-
-
-class Turn:
-    """The game's data and the moves' effects (the base of `State`)."""
-
-    __slots__ = (
-        "_draws",
-        "_legal",
-        "_legal_seat",
-        "_out",
-        "_pins",
-        "_rs",
-        "action",
-        "actor",
-        "after_lose",
-        "alive_flags",
-        "block_claim",
-        "block_seat",
-        "challenged",
-        "challenger",
-        "claim",
-        "coins",
-        "court",
-        "deal",
-        "determinized",
-        "drawn",
-        "drew",
-        "hands",
-        "history",
-        "known_court",
-        "known_hands",
-        "loser",
-        "n",
-        "n_alive",
-        "names",
-        "passed",
-        "phase",
-        "picks",
-        "revealed",
-        "seed",
-        "settings",
-        "shown",
-        "target",
-        "treasury",
-        "turn",
-        "variant",
-        "waiting",
-        "winner",
-    )  # fmt: skip
-
-    settings: Settings
-    names: tuple[str, ...]
-    seed: int
-    n: int
-    variant: str
-    deal: Deal
-    coins: list[int]
-    hands: list[tuple[str, ...]]
-    revealed: list[tuple[str, ...]]
-    alive_flags: list[bool]
-    n_alive: int
-    court: list[str]  # top card last
-    treasury: int
-    turn: int
-    phase: str
-    waiting: tuple[int, ...]
-    winner: int | None
-    actor: int | None
-    action: str | None
-    target: int | None
-    claim: str | None
-    block_seat: int | None
-    block_claim: str | None
-    challenger: int | None
-    challenged: str | None  # "action" or "block" while a challenge is under way
-    loser: int | None
-    after_lose: str
-    passed: tuple[int, ...]
-    drawn: tuple[str, ...]
-    shown: str | None
-    picks: list[str | None]
-    history: list[Entry]
-    known_court: dict[int, tuple[str, ...]]
-    known_hands: dict[tuple[int, int], tuple[str, ...]]
-    determinized: bool
-    drew: list[bool]  # has the seat drawn from the Court since the deal (public)
-    _rs: int
-    _legal_seat: int
-    _legal: list[Move] | None
-    _pins: list[str]
-    _draws: list[str]
-    _out: bool
+    __slots__ = ()
 
     # --- the action ---------------------------------------------------------
     def _do_income(self, seat: int, m: Move) -> None:
@@ -308,19 +195,7 @@ class Turn:
         if not self.waiting:
             self._begin_turn(self.settings.first)
 
-    # --- bookkeeping --------------------------------------------------------
-    def _gain(self, seat: int, amount: int) -> None:
-        amount = min(amount, self.treasury)  # the treasury is finite
-        self.coins[seat] += amount
-        self.treasury -= amount
-
-    def _clockwise(self, start: int, include_start: bool) -> tuple[int, ...]:
-        seats = _ORDERS[self.n][start][0 if include_start else 1 :]
-        if self.n_alive == self.n:
-            return seats
-        alive = self.alive_flags
-        return tuple(s for s in seats if alive[s])
-
+    # --- the flow of turns ---------------------------------------------------
     def _open_react(self) -> None:
         self.phase, self.passed = REACT, ()
         self.waiting = self._clockwise(self.actor, False)  # type: ignore[arg-type]
@@ -341,68 +216,8 @@ class Turn:
             return
         self._begin_turn(self._clockwise(self.turn, False)[0])
 
-    def _return_coins_of_the_out(self) -> None:
-        if self.n_alive == self.n:
-            return
-        for seat in range(self.n):
-            if not self.alive_flags[seat] and self.coins[seat]:
-                self.treasury += self.coins[seat]
-                self.coins[seat] = 0
-
     def _finish(self) -> None:
         self._return_coins_of_the_out()
         self._clear_pending()
         self.phase, self.waiting = OVER, ()
         self.winner = self.alive_flags.index(True)
-
-    def _take_from_hand(self, seat: int, card: str) -> None:
-        hand = list(self.hands[seat])
-        hand.remove(card)
-        self.hands[seat] = tuple(hand)
-
-    def _lose_card(self, seat: int, card: str) -> None:
-        self._take_from_hand(seat, card)
-        self.revealed[seat] = tuple(sorted(self.revealed[seat] + (card,)))
-        if self.known_hands:
-            for key, cards in list(self.known_hands.items()):
-                if key[1] == seat and card in cards:
-                    rest = list(cards)
-                    rest.remove(card)
-                    if rest:
-                        self.known_hands[key] = tuple(rest)
-                    else:
-                        del self.known_hands[key]
-        if not self.hands[seat]:
-            self.alive_flags[seat] = False
-            self.n_alive -= 1
-            self._out = True
-
-    def _shuffle(self) -> None:
-        self._rs = _rng.shuffle(self._rs, self.court)
-
-    def _draw(self) -> str:
-        if self._pins:
-            card = self._pins.pop(0)
-            court = self.court
-            if card not in court:
-                raise PinError(f"the record pins a draw of {card!r}, which is not in the Court")
-            court.pop(len(court) - 1 - court[::-1].index(card))  # the one nearest the top
-        else:
-            card = self.court.pop()
-        if self._draws is _NO_DRAWS:
-            self._draws = []
-        self._draws.append(card)
-        if self.known_court:
-            self.known_court = {}
-        return card
-
-    def _draw_into(self, seat: int) -> None:
-        self.drew[seat] = True
-        card = self._draw()
-        self.hands[seat] = tuple(sorted(self.hands[seat] + (card,)))
-        self._invalidate_hand(seat)
-
-    def _invalidate_hand(self, seat: int) -> None:
-        if self.known_hands:
-            for key in [k for k in self.known_hands if k[1] == seat]:
-                del self.known_hands[key]
