@@ -54,12 +54,14 @@ class Teller:
             if before != after
         ]
         if changes:
-            self.lines.append(f"    coins: {', '.join(changes)}; treasury {s.treasury}")
+            reserve = f", Reserve {s.reserve}" if s.reformation else ""
+            self.lines.append(f"    coins: {', '.join(changes)}; treasury {s.treasury}{reserve}")
         self.coins = list(s.coins)
 
     def _opening(self, s: State) -> None:
         names, settings = s.names, s.settings
         extra = ", draft deal" if settings.draft else ""
+        extra += ", Reformation" if settings.reformation else ""
         self.lines.append(f"Coup, {s.n} players: {', '.join(names)}")
         self.lines.append(
             f"Characters: {settings.characters}, {settings.copies} copies{extra}; "

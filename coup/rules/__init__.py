@@ -49,16 +49,18 @@ def new_game(
     treasury: int = 50,
     first: int = 0,
     deal: dict[str, Any] | None = None,
+    reformation: bool = False,
 ) -> State:
     """A new game. `players` is a count or a list of names; `seed` fixes the deal and every
-    shuffle (None: a fresh 128-bit secret). Raises SettingsError for impossible settings."""
+    shuffle (None: a fresh 128-bit secret); `reformation` turns the expansion on.
+    Raises SettingsError for impossible settings."""
     if isinstance(players, (list, tuple)):
         names = tuple(str(p) for p in players)
     elif type(players) is int:
         names = _default_names(players)
     else:
         raise SettingsError(f"players must be a count or a list of names, not {players!r}")
-    settings = _settings(len(names), characters, copies, draft, treasury, first)
+    settings = _settings(len(names), characters, copies, draft, treasury, first, reformation)
     if seed is None:
         seed = secrets.randbits(128)
     elif type(seed) is not int:

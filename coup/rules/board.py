@@ -11,6 +11,9 @@ from . import rng as _rng
 from .moves import IllegalMoveError, Move
 from .settings import Deal, Settings
 
+#: Who knows a public fact about a hand: every seat, and spectators under this key.
+SPECTATOR = -1
+
 #: Moves whose argument only the mover (and, for `show`, the examiner) may see.
 PRIVATE_VERBS = frozenset({"keep", "show", "draft"})
 
@@ -52,6 +55,7 @@ class Board:
         "actor",
         "after_lose",
         "alive_flags",
+        "allegiance",
         "block_claim",
         "block_seat",
         "challenged",
@@ -74,6 +78,8 @@ class Board:
         "passed",
         "phase",
         "picks",
+        "reformation",
+        "reserve",
         "revealed",
         "seed",
         "settings",
@@ -99,6 +105,9 @@ class Board:
     n_alive: int
     court: list[str]  # top card last
     treasury: int
+    reformation: bool  # the Reformation expansion is on
+    reserve: int  # coins on the Treasury Reserve (Reformation)
+    allegiance: tuple[str | None, ...]  # per seat (Reformation); None before the choice
     turn: int
     phase: str
     waiting: tuple[int, ...]

@@ -12,6 +12,10 @@ CONTESSA = "contessa"
 #: Every character the notation knows, in canonical order.
 CHARACTERS: tuple[str, ...] = (DUKE, ASSASSIN, CAPTAIN, AMBASSADOR, INQUISITOR, CONTESSA)
 
+#: Reformation: the two allegiances.
+LOYALIST, REFORMIST = "loyalist", "reformist"
+ALLEGIANCES: tuple[str, ...] = (LOYALIST, REFORMIST)
+
 #: The variants: which fifth character a game uses.
 VARIANTS: tuple[str, ...] = (AMBASSADOR, INQUISITOR)
 

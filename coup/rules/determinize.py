@@ -4,7 +4,10 @@ Used by search bots (sample worlds consistent with what a seat knows). The resul
 only on what the seat may know (its view) and on `rng`: two states that look the same to
 the seat give the same world for the same rng. What the seat knows is kept: its own
 cards, every face-up card, the cards it was shown (exchange draw, an examined card) and
-the hard facts of `view["known"]`; coins, phase and history are public.
+the hard facts of `view["known"]` (public ones too: a challenged embezzler's Duke); coins,
+allegiances, the Reserve, phase and history are public. An embezzler whose challenger is
+losing influence is known to hold no Duke until the redraw: worlds that give them one are
+drawn again.
 """
 
 from __future__ import annotations
@@ -13,14 +16,34 @@ import random
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from .board import SPECTATOR
+from .cards import DUKE
 from .moves import Move
+from .reformation import lacks_duke
 from .state import Entry, hidden_from
 
 if TYPE_CHECKING:
     from .state import State
 
 
+#: Draws of a world before giving up on a "no Duke" fact (the true world keeps it, so each
+#: draw has a fair chance; in practice one or two do).
+_TRIES = 200
+
+
 def determinize(s: State, seat: int | None, rng: random.Random) -> State:
+    lacking = lacks_duke(s) if s.reformation else None
+    world = _world(s, seat, rng)
+    if lacking is None or lacking == seat:
+        return world
+    for _ in range(_TRIES):
+        if DUKE not in world.hands[lacking]:
+            break
+        world = _world(s, seat, rng)
+    return world
+
+
+def _world(s: State, seat: int | None, rng: random.Random) -> State:
     c = s.clone()
     c.determinized = True
     n = s.n
@@ -36,7 +59,8 @@ def determinize(s: State, seat: int | None, rng: random.Random) -> State:
         if seen_exchange:
             fixed.update(s.drawn)
     known_court = list(s.known_court.get(seat, ())) if seat is not None else []
-    known_hands = {t: list(v) for (w, t), v in s.known_hands.items() if w == seat}
+    viewer = SPECTATOR if seat is None else seat
+    known_hands = {t: list(v) for (w, t), v in s.known_hands.items() if w == viewer}
     if s.phase == "over":  # every hand is shown at the end
         known_hands = {t: list(s.hands[t]) for t in range(n) if t != seat}
     shown_target = s.target if seen_shown and s.target != seat else None
@@ -84,7 +108,7 @@ def determinize(s: State, seat: int | None, rng: random.Random) -> State:
 
     # Nothing of what other seats know, nor the true hidden moves, may stay in the copy.
     c.known_court = {seat: s.known_court[seat]} if seat in s.known_court else {}
-    c.known_hands = {k: v for k, v in s.known_hands.items() if k[0] == seat}
+    c.known_hands = {k: v for k, v in s.known_hands.items() if k[0] == viewer}
     c.history = [_redact(e, seat) for e in s.history]
     c._rs = rng.getrandbits(64)
     c._legal = None

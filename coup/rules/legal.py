@@ -1,12 +1,14 @@
-"""Legal moves for a seat, phase by phase (RULES.md: "A turn", "Order of one turn")."""
+"""Legal moves for a seat, phase by phase (RULES.md: "A turn", "Order of one turn",
+"Reformation")."""
 
 from __future__ import annotations
 
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from .cards import CHARACTERS, blockers_of
+from .cards import ALLEGIANCES, CHARACTERS, blockers_of
 from .moves import Move
+from .reformation import CONVERT_OTHER_COST, CONVERT_SELF_COST, may_oppose
 
 if TYPE_CHECKING:
     from .state import State
@@ -28,6 +30,9 @@ REVEAL = {c: Move("reveal", c) for c in CHARACTERS}
 LOSE = {c: Move("lose", c) for c in CHARACTERS}
 SHOW = {c: Move("show", c) for c in CHARACTERS}
 DRAFT = {c: Move("draft", c) for c in CHARACTERS}
+ALLEGIANCE = [Move("allegiance", a) for a in ALLEGIANCES]
+CONVERT_SELF, EMBEZZLE = Move("convert"), Move("embezzle")
+CONVERT = [Move("convert", s) for s in range(MAX_SEATS)]
 
 _KEEPS: dict[tuple[int, tuple[str, ...]], list[Move]] = {}
 
@@ -56,7 +61,7 @@ def legal_moves(s: State, seat: int) -> list[Move]:
         return _actions(s, seat)
     if phase == "react":
         moves = [PASS]
-        if s.claim is not None:
+        if s.claim is not None or s.action == "embezzle":
             moves.append(CHALLENGE)
         if s.action == "foreign_aid" or seat == s.target:
             moves += [BLOCK[c] for c in blockers_of(s.action, s.variant)]  # type: ignore[arg-type]
@@ -81,10 +86,14 @@ def legal_moves(s: State, seat: int) -> list[Move]:
         return [RETURN, SWAP]
     if phase == "draft":
         return [DRAFT[c] for c in s.settings.in_play]
+    if phase == "allegiance":
+        return ALLEGIANCE[:]
     return []
 
 
 def _actions(s: State, seat: int) -> list[Move]:
+    if s.reformation:
+        return _reformation_actions(s, seat)
     n, alive = s.n, s.alive_flags
     coins = s.coins[seat]
     bracket = 3 if coins >= 10 else 2 if coins >= 7 else 1 if coins >= 3 else 0
@@ -115,4 +124,22 @@ def _action_list(variant: str, targets: list[int], coins: int) -> list[Move]:
     moves.append(EXCHANGE)
     if variant == "inquisitor":
         moves += [EXAMINE[t] for t in targets]
+    return moves
+
+
+def _reformation_actions(s: State, seat: int) -> list[Move]:
+    """The base actions against the targets the same-allegiance restriction allows, then
+    conversion (self, then each other living player) and embezzlement (Reserve > 0)."""
+    n, alive = s.n, s.alive_flags
+    coins = s.coins[seat]
+    others = [t % n for t in range(seat + 1, seat + n) if alive[t % n]]
+    moves = _action_list(s.variant, [t for t in others if may_oppose(s, seat, t)], coins)
+    if coins >= 10:
+        return moves
+    if coins >= CONVERT_SELF_COST:
+        moves.append(CONVERT_SELF)
+    if coins >= CONVERT_OTHER_COST:
+        moves += [CONVERT[t] for t in others]
+    if s.reserve > 0:
+        moves.append(EMBEZZLE)
     return moves

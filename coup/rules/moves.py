@@ -1,10 +1,11 @@
-"""Moves and their notation (RECORDS.md): ``income``, ``steal 2``, ``keep duke contessa``."""
+"""Moves and their notation (RECORDS.md): ``income``, ``steal 2``, ``keep duke contessa``,
+``allegiance loyalist``, ``convert``, ``convert 3``."""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import CHARACTERS
+from .cards import ALLEGIANCES, CHARACTERS
 
 
 class InvalidMoveError(ValueError):
@@ -19,9 +20,9 @@ class IllegalMoveError(ValueError):
 TARGETED = frozenset({"coup", "assassinate", "steal", "examine"})
 CHARACTER_ARG = frozenset({"block", "reveal", "lose", "show", "draft"})
 BARE = frozenset(
-    {"income", "foreign_aid", "tax", "exchange", "pass", "challenge", "return", "swap"}
+    {"income", "foreign_aid", "tax", "exchange", "pass", "challenge", "return", "swap", "embezzle"}
 )
-VERBS = TARGETED | CHARACTER_ARG | BARE | {"keep"}
+VERBS = TARGETED | CHARACTER_ARG | BARE | {"keep", "allegiance", "convert"}
 
 
 class Move(NamedTuple):
@@ -65,10 +66,16 @@ def _parse(text: str) -> Move:
         if args:
             raise InvalidMoveError(f"{text!r}: {verb!r} takes no argument")
         return Move(verb)
-    if verb in TARGETED:
-        if len(args) != 1 or not args[0].isdigit() or (len(args[0]) > 1 and args[0][0] == "0"):
+    if verb in TARGETED or (verb == "convert" and args):
+        if len(args) != 1 or not _is_seat(args[0]):
             raise InvalidMoveError(f"{text!r}: {verb!r} takes one seat number")
         return Move(verb, int(args[0]))
+    if verb == "convert":
+        return Move(verb)
+    if verb == "allegiance":
+        if len(args) != 1 or args[0] not in ALLEGIANCES:
+            raise InvalidMoveError(f"{text!r}: 'allegiance' takes loyalist or reformist")
+        return Move(verb, args[0])
     if verb in CHARACTER_ARG:
         if len(args) != 1:
             raise InvalidMoveError(f"{text!r}: {verb!r} takes one character")
@@ -80,6 +87,11 @@ def _parse(text: str) -> Move:
     for arg in args:
         _check_character(text, arg)
     return Move(verb, tuple(sorted(args)))
+
+
+def _is_seat(word: str) -> bool:
+    """A seat number in decimal: ASCII digits, no leading zero."""
+    return word.isascii() and word.isdigit() and (len(word) == 1 or word[0] != "0")
 
 
 def _check_character(text: str, name: str) -> None:

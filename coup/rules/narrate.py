@@ -32,6 +32,8 @@ class Narrator:
 
     def __init__(self, names: Sequence[str], variant: str = "ambassador") -> None:
         self.names = list(names)
+        self.allegiance: list[str] = []  # Reformation: every seat's, once chosen
+        self.reserve = 0  # Reformation: coins on the Treasury Reserve, as told so far
         self.variant = variant
         self.actor: int | None = None
         self.action: str | None = None
@@ -39,6 +41,7 @@ class Narrator:
         self.blocker: int | None = None
         self.block_claim: str | None = None
         self.challenger: int | None = None
+        self.embezzled = 0
 
     def name(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(self.names):
@@ -57,6 +60,8 @@ class Narrator:
         return line + "."
 
     def _sentence(self, seat: int, who: str, verb: str, arg: str) -> str:
+        if verb in _REFORMATION:
+            return self._reformation(seat, who, verb, arg)
         if verb in _ACTIONS:
             self.actor, self.action = seat, verb
             self.target = int(arg) if arg else None
@@ -80,7 +85,7 @@ class Narrator:
         if verb == "reveal":
             return f"{who} reveals {title(arg)}, wins the challenge and draws a new card"
         if verb == "lose":
-            return f"{who} loses {title(arg)}"
+            return self._embezzlement_decided(seat) + f"{who} loses {title(arg)}"
         if verb == "keep":
             if arg:
                 return f"{who} keeps {' and '.join(title(c) for c in arg.split())}"
@@ -95,6 +100,45 @@ class Narrator:
         if verb == "draft":
             return f"{who} drafts {title(arg)}" if arg else f"{who} drafts a card"
         return f"{who} plays {verb} {arg}".rstrip()
+
+    def _reformation(self, seat: int, who: str, verb: str, arg: str) -> str:
+        n = len(self.names)
+        if verb == "allegiance":
+            other = "Reformist" if arg == "loyalist" else "Loyalist"
+            self.allegiance = [arg if (s - seat) % n % 2 == 0 else other.lower() for s in range(n)]
+            return f"{who} chooses {title(arg)}; allegiances alternate clockwise"
+        self.actor, self.action, self.challenger = seat, verb, None
+        self.blocker = self.block_claim = None
+        if verb == "embezzle":
+            self.target, self.embezzled = None, self.reserve
+            self.reserve = 0  # given back below if the embezzler is caught
+            return f"{who} embezzles {self.embezzled} from the Reserve, claiming no Duke"
+        self.target = int(arg) if arg else None
+        convert = seat if self.target is None else self.target
+        cost = 1 if self.target is None else 2
+        self.reserve += cost
+        becomes = "a new allegiance"
+        if 0 <= convert < len(self.allegiance):
+            now = "reformist" if self.allegiance[convert] == "loyalist" else "loyalist"
+            self.allegiance[convert] = now
+            becomes = title(now)
+        if self.target is None:
+            return f"{who} pays 1 to convert to {becomes}"
+        return f"{who} pays {cost} to convert {self.name(self.target)} to {becomes}"
+
+    def _embezzlement_decided(self, seat: int) -> str:
+        """The first `lose` after an embezzlement is challenged says who was right."""
+        if self.action != "embezzle" or self.challenger is None:
+            return ""
+        challenger, self.challenger = self.challenger, None
+        embezzler = self.name(self.actor)
+        if seat == challenger:
+            return f"{embezzler} had no Duke: "
+        self.reserve += self.embezzled  # caught: the Reserve stays where it was
+        return f"{embezzler} had a Duke: "
+
+
+_REFORMATION = frozenset({"allegiance", "convert", "embezzle"})
 
 
 def describe(

@@ -128,26 +128,33 @@ def replay(
 
 
 def final_state_json(s: State) -> dict[str, Any]:
-    """The `coup replay --json` object (RECORDS.md)."""
-    return {
+    """The `coup replay --json` object (RECORDS.md); `reserve` and each player's
+    `allegiance` only in Reformation games."""
+    players: list[dict[str, Any]] = [
+        {
+            "seat": i,
+            "name": s.names[i],
+            "coins": s.coins[i],
+            "influence": sorted(s.hands[i]),
+            "revealed": sorted(s.revealed[i]),
+            "alive": s.alive_flags[i],
+        }
+        for i in range(s.n)
+    ]
+    out: dict[str, Any] = {
         "over": s.over,
         "winner": s.winner,
         "turn": s.turn,
         "treasury": s.treasury,
         "court": len(s.court),
-        "players": [
-            {
-                "seat": i,
-                "name": s.names[i],
-                "coins": s.coins[i],
-                "influence": sorted(s.hands[i]),
-                "revealed": sorted(s.revealed[i]),
-                "alive": s.alive_flags[i],
-            }
-            for i in range(s.n)
-        ],
+        "players": players,
         "waiting": [{"seat": w, "legal": [str(m) for m in s.legal(w)]} for w in s.waiting],
     }
+    if s.reformation:
+        out["reserve"] = s.reserve
+        for player, allegiance in zip(players, s.allegiance, strict=True):
+            player["allegiance"] = allegiance
+    return out
 
 
 def verify(record: Record) -> tuple[bool, str]:

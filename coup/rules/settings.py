@@ -25,6 +25,7 @@ class Settings:
     draft: bool = False
     treasury: int = 50
     first: int = 0
+    reformation: bool = False
 
     @staticmethod
     def make(
@@ -34,6 +35,7 @@ class Settings:
         draft: bool | None = None,
         treasury: int = 50,
         first: int = 0,
+        reformation: bool = False,
     ) -> Settings:
         """Settings with RULES.md defaults filled in, checked; raises SettingsError."""
         if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -61,7 +63,9 @@ class Settings:
             )
         if type(first) is not int or not 0 <= first < players:
             raise SettingsError(f"first must be a seat 0–{players - 1}, not {first!r}")
-        return Settings(players, characters, copies, draft, treasury, first)
+        if type(reformation) is not bool:
+            raise SettingsError(f"reformation must be true or false, not {reformation!r}")
+        return Settings(players, characters, copies, draft, treasury, first, reformation)
 
     @property
     def in_play(self) -> tuple[str, ...]:
@@ -72,13 +76,17 @@ class Settings:
         return [c for c in self.in_play for _ in range(self.copies)]
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        """The settings as a record writes them (``reformation`` only when it is on)."""
+        out: dict[str, Any] = {
             "characters": self.characters,
             "copies": self.copies,
             "draft": self.draft,
             "treasury": self.treasury,
             "first": self.first,
         }
+        if self.reformation:
+            out["reformation"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,4 +160,5 @@ def parse_settings(players: int, raw: Any) -> Settings:
         draft=raw.get("draft"),
         treasury=raw.get("treasury", 50),
         first=raw.get("first", 0),
+        reformation=raw.get("reformation", False),
     )

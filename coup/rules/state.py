@@ -15,7 +15,7 @@ from .board import _NO_DRAWS, PRIVATE_VERBS, Entry, PinError, hidden_from
 from .legal import legal_moves
 from .moves import IllegalMoveError, Move, as_move
 from .settings import Deal, Settings
-from .turn import DRAFT, END, OVER, PHASES, Turn
+from .turn import ALLEGIANCE, END, OVER, PHASES, Turn
 
 if TYPE_CHECKING:
     from .records import Record
@@ -48,6 +48,7 @@ class State(Turn):
         if n == 2:
             s.coins[settings.first] = 1
         s.treasury = settings.treasury - sum(s.coins)
+        s.reformation, s.reserve, s.allegiance = settings.reformation, 0, (None,) * n
         s.turn = settings.first
         s.winner = None
         s.picks = [None] * n
@@ -57,11 +58,10 @@ class State(Turn):
         s.determinized = False
         s._pins, s._draws, s._out = [], [], False
         s._clear_pending()
-        if settings.draft:
-            s.phase = DRAFT
-            s.waiting = s._clockwise(settings.first, include_start=True)
+        if settings.reformation:  # the first move: the first player's allegiance
+            s.phase, s.waiting = ALLEGIANCE, (settings.first,)
         else:
-            s._begin_turn(settings.first)
+            s._open_game()
         s._legal = None
         s._legal_seat = -1
         s._autoplay()
@@ -83,6 +83,7 @@ class State(Turn):
         c.history = self.history[:]
         c.known_court = self.known_court.copy() if self.known_court else {}
         c.known_hands = self.known_hands.copy() if self.known_hands else {}
+        c.reformation, c.reserve, c.allegiance = self.reformation, self.reserve, self.allegiance
         c.n_alive, c.treasury, c.turn, c.phase, c.waiting, c.winner = (
             self.n_alive, self.treasury, self.turn, self.phase, self.waiting, self.winner
         )  # fmt: skip

@@ -7,11 +7,13 @@ adds creation, queries and `play`.
 
 from __future__ import annotations
 
+from . import reformation as _reformation
 from .board import Board
 from .cards import claim_of
 from .moves import Move
 
-DRAFT, ACTION, REACT, BLOCK, CHALLENGE_BLOCK = (
+ALLEGIANCE, DRAFT, ACTION, REACT, BLOCK, CHALLENGE_BLOCK = (
+    "allegiance",
     "draft",
     "action",
     "react",
@@ -19,7 +21,20 @@ DRAFT, ACTION, REACT, BLOCK, CHALLENGE_BLOCK = (
     "challenge_block",
 )
 PROVE, LOSE, EXCHANGE, SHOW, EXAMINE, OVER = "prove", "lose", "exchange", "show", "examine", "over"
-PHASES = (DRAFT, ACTION, REACT, BLOCK, CHALLENGE_BLOCK, PROVE, LOSE, EXCHANGE, SHOW, EXAMINE, OVER)
+PHASES = (
+    ALLEGIANCE,
+    DRAFT,
+    ACTION,
+    REACT,
+    BLOCK,
+    CHALLENGE_BLOCK,
+    PROVE,
+    LOSE,
+    EXCHANGE,
+    SHOW,
+    EXAMINE,
+    OVER,
+)
 
 #: What happens after a `lose` in phase LOSE.
 END, PROVED_ACTION, PROVED_BLOCK = "end", "proved_action", "proved_block"
@@ -45,6 +60,8 @@ class Turn(Board):
     def _do_foreign_aid(self, seat: int, m: Move) -> None:
         self._announce(seat, m)
         self._open_react()
+        if self.reformation:  # only players who may block it are asked (there is always one)
+            self.waiting = tuple(s for s in self.waiting if _reformation.may_oppose(self, s, seat))
 
     def _do_claim(self, seat: int, m: Move) -> None:
         self._announce(seat, m)
@@ -54,6 +71,12 @@ class Turn(Board):
         self._open_react()
 
     _do_tax = _do_steal = _do_assassinate = _do_exchange = _do_examine = _do_claim
+    _do_embezzle = _do_claim  # a claim of no Duke; only a challenge can stop it
+
+    def _do_convert(self, seat: int, m: Move) -> None:
+        self._announce(seat, m)
+        _reformation.convert(self, seat, self.target)
+        self._end_turn()
 
     def _announce(self, seat: int, m: Move) -> None:
         self.actor, self.action = seat, m.verb
@@ -75,7 +98,9 @@ class Turn(Board):
 
     def _do_challenge(self, seat: int, m: Move) -> None:
         self.challenger = seat
-        if self.phase == CHALLENGE_BLOCK:
+        if self.action == "embezzle":
+            self._challenge_embezzlement(seat)
+        elif self.phase == CHALLENGE_BLOCK:
             self._prove(self.block_seat, "block")  # type: ignore[arg-type]
         else:
             self._prove(self.actor, "action")  # type: ignore[arg-type]
@@ -88,6 +113,17 @@ class Turn(Board):
 
     def _prove(self, claimant: int, what: str) -> None:
         self.phase, self.challenged, self.waiting = PROVE, what, (claimant,)
+
+    def _challenge_embezzlement(self, challenger: int) -> None:
+        """Decided from the hand itself: a Duke holder loses an influence and takes nothing;
+        otherwise the challenger loses one, then the hand is redrawn (`_resolve`)."""
+        actor: int = self.actor  # type: ignore[assignment]
+        self.challenged = "action"
+        if _reformation.holds_duke(self, actor):
+            _reformation.known_to_hold_duke(self, actor)
+            self._lose(actor, END)
+        else:
+            self._lose(challenger, PROVED_ACTION)
 
     def _do_reveal(self, seat: int, m: Move) -> None:
         card: str = m.arg  # type: ignore[assignment]
@@ -153,6 +189,10 @@ class Turn(Board):
         elif action == "examine" and self.alive_flags[target]:  # type: ignore[index]
             self.phase, self.waiting = SHOW, (target,)  # type: ignore[assignment]
             return
+        elif action == "embezzle":
+            if self.challenger is not None:  # proved by showing the whole hand
+                _reformation.redraw_hand(self, actor)
+            _reformation.take_reserve(self, actor)
         self._end_turn()
 
     def _do_keep(self, seat: int, m: Move) -> None:
@@ -187,6 +227,10 @@ class Turn(Board):
         self._draw_into(target)
         self._end_turn()
 
+    def _do_allegiance(self, seat: int, m: Move) -> None:
+        self.allegiance = _reformation.alternating(seat, self.n, m.arg)  # type: ignore[arg-type]
+        self._open_game()
+
     def _do_draft(self, seat: int, m: Move) -> None:
         card: str = m.arg  # type: ignore[assignment]
         self.picks[seat] = card
@@ -196,6 +240,14 @@ class Turn(Board):
             self._begin_turn(self.settings.first)
 
     # --- the flow of turns ---------------------------------------------------
+    def _open_game(self) -> None:
+        """After the first player's allegiance (Reformation): the draft, or the first turn."""
+        if self.settings.draft:
+            self.phase = DRAFT
+            self.waiting = self._clockwise(self.settings.first, include_start=True)
+        else:
+            self._begin_turn(self.settings.first)
+
     def _open_react(self) -> None:
         self.phase, self.passed = REACT, ()
         self.waiting = self._clockwise(self.actor, False)  # type: ignore[arg-type]

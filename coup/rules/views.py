@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .board import SPECTATOR
 from .state import hidden_from
 
 if TYPE_CHECKING:
     from .state import Entry, State
 
-_NO_PENDING = ("action", "draft", "over")
+_NO_PENDING = ("action", "draft", "allegiance", "over")
 
 
 def build_view(s: State, seat: int | None) -> dict[str, Any]:
@@ -26,6 +27,9 @@ def build_view(s: State, seat: int | None) -> dict[str, Any]:
         }
         for i in range(s.n)
     ]
+    if s.reformation:
+        for p, allegiance in zip(players, s.allegiance, strict=True):
+            p["allegiance"] = allegiance
     pending = None
     if s.phase not in _NO_PENDING:
         pending = {
@@ -45,12 +49,13 @@ def build_view(s: State, seat: int | None) -> dict[str, Any]:
         private["drawn"] = sorted(s.drawn)
     if s.phase == "examine" and seat is not None and seat in (s.actor, s.target):
         private["shown"] = {"seat": s.target, "card": s.shown}
-    known: dict[str, Any] = {"court": [], "hands": {}}
-    if seat is not None:
-        known["court"] = list(s.known_court.get(seat, ()))
-        known["hands"] = {str(t): list(c) for (v, t), c in s.known_hands.items() if v == seat}
+    viewer = SPECTATOR if seat is None else seat
+    known: dict[str, Any] = {
+        "court": list(s.known_court.get(viewer, ())),
+        "hands": {str(t): list(c) for (v, t), c in s.known_hands.items() if v == viewer},
+    }
     legal = [str(m) for m in s._legal_for(seat)] if seat is not None and seat in s.waiting else []
-    return {
+    view = {
         "seat": seat,
         "players": players,
         "settings": s.settings.as_dict(),
@@ -68,6 +73,9 @@ def build_view(s: State, seat: int | None) -> dict[str, Any]:
         "over": over,
         "winner": s.winner,
     }
+    if s.reformation:
+        view["reserve"] = s.reserve
+    return view
 
 
 def history_entry(e: Entry, seat: int | None) -> dict[str, Any]:

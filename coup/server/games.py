@@ -43,6 +43,7 @@ def new_run(table: Table, taken: list[Seat], version: int) -> GameRun:
         characters=str(table.settings["characters"]),
         draft=draft,
         first=first,
+        reformation=bool(table.settings.get("reformation", False)),
     )
     header = state.record()
     header.pop("moves", None)

@@ -17,6 +17,7 @@ DEFAULTS: dict[str, Any] = {
     "seats": 4,
     "characters": "ambassador",
     "draft": True,
+    "reformation": False,
     "turn_timer": 0,
     "reaction_timer": 15,
     "bot_level": "easy",
@@ -57,9 +58,9 @@ def merge(current: dict[str, Any], patch: Any) -> dict[str, Any]:
         elif key == "characters":
             if value not in CHARACTERS:
                 raise _bad(f"characters must be one of {', '.join(CHARACTERS)}")
-        elif key == "draft":
+        elif key in ("draft", "reformation"):
             if not isinstance(value, bool):
-                raise _bad("draft must be true or false")
+                raise _bad(f"{key} must be true or false")
         elif key == "turn_timer":
             n = _int(key, value)
             if n != 0 and not TURN_MIN <= n <= TURN_MAX:

@@ -50,6 +50,38 @@ def test_replay_tells_the_seed_example_in_words() -> None:
     assert "The game goes on: waiting for Mahshid." in out.stdout
 
 
+def test_replay_tells_a_reformation_game_and_its_json_has_the_reserve_and_allegiances() -> None:
+    out = run(str(GOLDEN / "reformation-four.json"))
+    assert out.returncode == 0, out.stderr
+    assert "Characters: ambassador, 3 copies, Reformation; Sara starts." in out.stdout
+    assert "Sara chooses Reformist; allegiances alternate clockwise." in out.stdout
+    assert "Sara pays 2 to convert Azar to Reformist." in out.stdout
+    assert "Sara had a Duke: Sara loses Duke." in out.stdout
+    assert "Azar had no Duke: Sara loses Captain, and is out (forced)." in out.stdout
+    assert "coins: Sara 4 → 2; treasury 44, Reserve 3" in out.stdout
+    final = json.loads(run("--json", str(GOLDEN / "reformation-four.json")).stdout)
+    assert final["reserve"] == 2
+    assert [p["allegiance"] for p in final["players"]] == [
+        "reformist",
+        "loyalist",
+        "reformist",
+        "reformist",
+    ]
+    base = json.loads(run("--json", str(GOLDEN / "seed-example.json")).stdout)
+    assert "reserve" not in base and all("allegiance" not in p for p in base["players"])
+
+
+def test_before_the_first_player_chooses_every_allegiance_is_null(tmp_path: Path) -> None:
+    record = load("reformation-four")
+    record["moves"] = []
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record))
+    final = json.loads(run("--json", str(path)).stdout)
+    assert final["reserve"] == 0 and [p["allegiance"] for p in final["players"]] == [None] * 4
+    assert final["waiting"] == [
+        {"seat": 0, "legal": ["allegiance loyalist", "allegiance reformist"]}]  # fmt: skip
+
+
 def test_a_fair_shuffle_record_is_verified() -> None:
     out = run(str(GOLDEN / "ten-players.json"))
     assert out.returncode == 0 and "verified" in out.stdout

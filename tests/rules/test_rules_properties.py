@@ -1,4 +1,4 @@
-"""Properties of random games of every variant and size (hypothesis)."""
+"""Properties of random games of every variant and size, Reformation or not (hypothesis)."""
 
 from __future__ import annotations
 
@@ -23,8 +23,9 @@ def games(draw: st.DrawFn) -> tuple[State, random.Random]:
     treasury = draw(st.sampled_from([50, 50, 50, 2 * players + 3]))
     first = draw(st.integers(0, players - 1))
     seed = draw(st.integers(0, 2**128))
+    reformation = draw(st.booleans())
     s = coup.new_game(players=players, seed=seed, characters=characters, draft=draft,
-                      treasury=treasury, first=first)  # fmt: skip
+                      treasury=treasury, first=first, reformation=reformation)  # fmt: skip
     return s, random.Random(draw(st.integers(0, 2**32)))
 
 
@@ -66,16 +67,18 @@ def test_coins_and_cards_are_conserved_and_turns_go_to_live_players(game) -> Non
     total = s.settings.treasury
 
     def check(s: State, rng: random.Random) -> None:
-        assert s.treasury + sum(s.coins) == total
-        assert s.treasury >= 0 and min(s.coins) >= 0
+        assert s.treasury + s.reserve + sum(s.coins) == total
+        assert s.treasury >= 0 and s.reserve >= 0 and min(s.coins) >= 0
+        assert s.reserve == 0 or s.settings.reformation
         assert cards_in_play(s) == universe(s)
-        assert (
-            all(len(s.hands[i]) + len(s.revealed[i]) == 2 for i in range(s.n)) or s.phase == "draft"
+        assert all(len(s.hands[i]) + len(s.revealed[i]) == 2 for i in range(s.n)) or s.phase in (
+            "draft",
+            "allegiance",
         )
         if s.phase == "action":
             assert s.alive(s.turn) and s.waiting == (s.turn,)
         for seat in s.waiting:
-            assert s.alive(seat) or s.phase == "draft"
+            assert s.alive(seat) or s.phase in ("draft", "allegiance")
             assert len(s.waiting) > 1 or len(s.legal(seat)) > 1, "forced moves are never waiting"
         assert s.n_alive == sum(s.alive_flags)
 
@@ -214,3 +217,36 @@ def test_a_spectators_world_keeps_no_secret_move() -> None:
     s.play(0, keep)
     d = s.determinize(None, random.Random(1))
     assert [str(e[1]) for e in d.history][-1] == "keep"
+
+
+TARGETED = ("coup", "assassinate", "steal", "examine")
+
+
+@SETTINGS
+@given(games().filter(lambda game: game[0].settings.reformation))
+def test_reformation_the_restriction_is_never_broken(game) -> None:  # type: ignore[no-untyped-def]
+    s, rng = game
+
+    def united(s: State) -> bool:
+        return len({s.allegiance[i] for i in range(s.n) if s.alive(i)}) == 1
+
+    while not s.over:
+        seat = rng.choice(s.waiting)
+        moves = s.legal(seat)
+        if s.phase == "action":
+            assert s.allegiance[seat] is not None
+            for m in moves:
+                if m.verb in TARGETED:  # never against one's own allegiance, unless united
+                    assert s.allegiance[m.arg] != s.allegiance[seat] or united(s)  # type: ignore[index]
+            assert any(m.verb == "coup" for m in moves) or s.coins[seat] < 7
+            assert ("embezzle" in map(str, moves)) == (s.reserve > 0 and s.coins[seat] < 10)
+        if s.phase == "react" and s.action == "foreign_aid":
+            mine = s.allegiance[s.actor]  # type: ignore[index]
+            for w in s.waiting:  # only those who may block it are asked
+                assert s.allegiance[w] != mine or united(s)
+            others = [i for i in range(s.n) if i != s.actor and s.alive(i)]
+            blockers = [i for i in others if s.allegiance[i] != mine or united(s)]
+            assert set(s.waiting) <= set(blockers)
+            if not s.passed:
+                assert set(s.waiting) == set(blockers)
+        s.play(seat, rng.choice(moves))
