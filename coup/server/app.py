@@ -21,7 +21,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from coup import bus as bus_module
-from coup.server import heap
+from coup.server import heap, invite
 from coup.server import settings as table_settings
 from coup.server.hub import Connection, Hub
 from coup.server.protocol import (
@@ -143,6 +143,23 @@ def create_app(
             "Cache-Control": "no-cache",
         }
         return HTMLResponse(text, headers=headers)
+
+    async def service_worker(request: Request) -> Response:
+        # Served from the root so that it may cover every page (docs/web.md).
+        path = web / "sw.js"
+        if not path.is_file():
+            return Response("not found", 404)
+        headers = {"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"}
+        return Response(path.read_bytes(), media_type="text/javascript", headers=headers)
+
+    async def table_qr(request: Request) -> Response:
+        try:
+            table = await find(request.path_params["table"])
+        except ProtocolError as exc:
+            return _error(exc)
+        link = invite.table_link(str(request.base_url), table.id)
+        headers = {"Cache-Control": "private, max-age=3600", "Referrer-Policy": "no-referrer"}
+        return Response(invite.qr_svg(link), media_type="image/svg+xml", headers=headers)
 
     async def healthz(request: Request) -> Response:
         return JSONResponse({"ok": True})
@@ -349,12 +366,14 @@ def create_app(
     routes = [
         Route("/", page),
         Route("/t/{table}", page),
+        Route("/sw.js", service_worker),
         Route("/healthz", healthz),
         Route("/api/config", config),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table}", get_table),
         Route("/api/tables/{table}/seats", join_table, methods=["POST"]),
         Route("/api/tables/{table}/games/{game}/record", get_record),
+        Route("/api/tables/{table}/qr.svg", table_qr),
         WebSocketRoute("/ws/{table}", websocket),
         Mount("/static", StaticFiles(directory=web, check_dir=False), name="static"),
     ]

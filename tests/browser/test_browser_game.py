@@ -13,6 +13,7 @@ import coup
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from browser_checks import axe
 from browser_driver import Shots
 from browser_flow import PLAYERS, open_pages, play
 
@@ -54,3 +55,5 @@ def test_three_browsers_play_a_full_game(browser: Any, server: str) -> None:
     assert facts["fair"] == "ok"
     final = facts["final"]
     assert final["table"]["seed"] and final["game"]["over"]
+    assert axe(pages[0]) == [], "the end screen"
+    assert axe(pages[2]) == [], "the end screen in Persian"

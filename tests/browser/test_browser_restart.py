@@ -1,4 +1,5 @@
-"""The server is killed mid-game: the page says it is reconnecting, then carries on."""
+"""The server is killed mid-game: the page says it is reconnecting (its decision buttons
+disabled meanwhile), then carries on."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ def test_page_survives_a_server_crash(browser: Any, own_server: Any) -> None:
 
     own_server.kill()
     page.wait_for_selector(".net-bar", state="visible")
+    wait_for(lambda: page.locator(".decision button:not([disabled])").count() == 0, 5, "disabled")
+    assert page.locator(".decision button").count() > 0
     own_server.start()
     page.wait_for_selector(".net-bar", state="hidden", timeout=20000)
 

@@ -5,6 +5,7 @@ import { h, tNodes } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { seatName } from "./seats.js";
 
+const ACTIONS = new Set(["income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine", "draft"]);
 const TARGETED = new Set(["coup", "assassinate", "steal", "examine"]);
 const CLAIMS = { tax: "duke", assassinate: "assassin", steal: "captain", examine: "inquisitor" };
 
@@ -13,16 +14,28 @@ export function parse(move) {
   return { verb, args, move: String(move) };
 }
 
-// UI state that survives re-renders of the same decision.
-export const ui = { key: "", verb: null, picked: [] };
+// UI state that survives re-renders of the same decision. `shownAt`: when the decision
+// appeared; for GUARD_MS after it the buttons ignore clicks (a tap meant for the last
+// question never answers the next one).
+export const ui = { key: "", verb: null, picked: [], shownAt: 0 };
+export const GUARD_MS = 400;
+const COSTS = { coup: 7, assassinate: 3 }; // shown on the disabled buttons; the server decides
 
+export function guardLeft() { return Math.max(0, ui.shownAt + GUARD_MS - performance.now()); }
+
+// One decision: the same while others pass or chat, new when this seat's question changes.
 export function decisionKey(view) {
-  return `${view.history?.length ?? 0}|${view.phase}|${(view.legal || []).join(",")}`;
+  const turns = (view.history || []).filter((e) => ACTIONS.has(String(e.move).split(" ")[0])).length;
+  const pend = view.pending || {};
+  return `${turns}|${view.phase}|${pend.block?.seat ?? ""}|${pend.challenger ?? ""}|${(view.legal || []).join(",")}`;
 }
 
 export function resetIfNew(view) {
   const key = decisionKey(view);
-  if (key !== ui.key) { ui.key = key; ui.verb = null; ui.picked = []; }
+  if (key !== ui.key) {
+    ui.key = key; ui.verb = null; ui.picked = [];
+    ui.shownAt = (view.legal || []).length ? performance.now() : 0;
+  }
 }
 
 // Map seat -> move for the verb being targeted.
@@ -35,16 +48,43 @@ export function targetsFor(view) {
   return map;
 }
 
+const off = (ctx) => ctx.busy || ctx.offline;
+
 function actButton(labelNode, move, ctx, extra = {}) {
   const cls = `btn act ${extra.cls || ""}`;
-  return h("button", { type: "button", class: cls, dataset: { move }, disabled: ctx.busy,
+  return h("button", { type: "button", class: cls, dataset: { move }, disabled: off(ctx),
     onclick: () => ctx.onMove(move) }, labelNode);
 }
 
 function variantCard(view) { return view.settings?.characters === "inquisitor" ? "inquisitor" : "ambassador"; }
 
-// Returns the DOM for the decision panel.
+// Returns the DOM for the decision panel: its buttons numbered for the keyboard (1–9),
+// and, for a moment after a new decision appears, not clickable yet.
 export function decisionPanel(ctx) {
+  const panel = buildPanel(ctx);
+  // P pass, C challenge, B block (when there is one block); digits for the rest, in order.
+  const blocks = panel.querySelectorAll('button[data-move^="block "]').length;
+  let n = 0;
+  for (const b of panel.querySelectorAll("button")) {
+    if (b.disabled) continue;
+    const move = b.dataset.move || "";
+    let key = { pass: "P", challenge: "C" }[move] || (blocks === 1 && move.startsWith("block ") ? "B" : null);
+    if (!key && n < 9) { n += 1; key = String(n); b.dataset.key = key; }
+    if (!key) continue;
+    b.setAttribute("aria-keyshortcuts", key);
+    b.append(h("kbd", { class: "key", "aria-hidden": "true", text: key }));
+  }
+  const left = guardLeft();
+  if (left > 0) {
+    for (const b of panel.querySelectorAll("button:not([disabled])")) { b.disabled = true; b.dataset.guard = ""; }
+    setTimeout(() => {
+      for (const b of panel.querySelectorAll("button[data-guard]")) { b.disabled = false; delete b.dataset.guard; }
+    }, left);
+  }
+  return panel;
+}
+
+function buildPanel(ctx) {
   const { view } = ctx;
   const legal = (view.legal || []).map(parse);
   const panel = h("div", { class: "decision", dataset: { phase: view.phase } });
@@ -58,7 +98,7 @@ export function decisionPanel(ctx) {
       if (ui.verb) {
         const chips = [...targetsFor(view)].map(([seat, move]) =>
           h("button", { type: "button", class: "btn chip target-chip", dataset: { move, seat: String(seat) },
-            disabled: ctx.busy, onclick: () => ctx.onMove(move) }, seatName(view, seat)));
+            disabled: off(ctx), onclick: () => ctx.onMove(move) }, seatName(view, seat)));
         panel.append(
           h("p", { class: "prompt", text: t(`act.choose_target.${ui.verb}`) }),
           h("div", { class: "btn-row" }, ...chips,
@@ -66,7 +106,8 @@ export function decisionPanel(ctx) {
               onclick: () => { ui.verb = null; rerender(); }, text: t("act.cancel") })));
         break;
       }
-      panel.append(h("p", { class: "prompt", text: t("act.your_turn") }));
+      const forced = legal.every((m) => m.verb === "coup");
+      panel.append(h("p", { class: "prompt", text: forced ? t("act.forced_coup", { n: num(my.coins) }) : t("act.your_turn") }));
       const general = h("div", { class: "btn-row general" });
       const claims = h("div", { class: "btn-row claims" });
       const seen = new Set();
@@ -79,12 +120,25 @@ export function decisionPanel(ctx) {
           h("span", { class: "act-hint", text: t(`act.${m.verb}.hint`) }));
         const btnCls = claim ? `claim c-${claim}` : "general";
         const btn = TARGETED.has(m.verb)
-          ? h("button", { type: "button", class: `btn act ${btnCls}`, dataset: { verb: m.verb }, disabled: ctx.busy,
+          ? h("button", { type: "button", class: `btn act ${btnCls}`, dataset: { verb: m.verb }, disabled: off(ctx),
             onclick: () => { ui.verb = m.verb; rerender(); } }, label)
           : actButton(label, m.move, ctx, { cls: btnCls });
         if (!TARGETED.has(m.verb)) btn.dataset.verb = m.verb;
         if (claim) btn.prepend(h("span", { class: `claim-dot c-${claim}`, title: t(`char.${claim}`) }));
         (claim ? claims : general).append(btn);
+      }
+      if (!forced) {
+        for (const [verb, cost] of Object.entries(COSTS)) {
+          if (seen.has(verb) || my.coins >= cost) continue;
+          const claim = CLAIMS[verb];
+          const why = t("act.need_coins", { n: num(cost), have: num(my.coins) });
+          const btn = h("button", { type: "button", class: `btn act ${claim ? `claim c-${claim}` : "general"} unaffordable`,
+            disabled: true, dataset: { verb }, title: why },
+          h("span", { class: "act-label" }, h("span", { class: "act-name", text: t(`act.${verb}`) }),
+            h("span", { class: "act-hint", text: why })));
+          if (claim) btn.prepend(h("span", { class: `claim-dot c-${claim}`, title: t(`char.${claim}`) }));
+          (claim ? claims : general).append(btn);
+        }
       }
       panel.append(general);
       if (claims.childNodes.length) panel.append(h("p", { class: "sub", text: t("act.claims_note") }), claims);
@@ -125,7 +179,7 @@ export function decisionPanel(ctx) {
     case "lose": {
       panel.append(h("p", { class: "prompt", text: t("act.prompt.lose") }));
       panel.append(h("div", { class: "card-pick" }, ...legal.map((m) =>
-        cardFace(m.args[0], { size: "md", onClick: () => ctx.onMove(m.move), disabled: ctx.busy }))));
+        cardFace(m.args[0], { size: "md", onClick: () => ctx.onMove(m.move), disabled: off(ctx) }))));
       panel.lastChild.querySelectorAll("button").forEach((b, i) => { b.dataset.move = legal[i].move; });
       break;
     }
@@ -135,7 +189,7 @@ export function decisionPanel(ctx) {
       panel.append(h("p", { class: "prompt" }, tNodes("act.prompt.show", { name: seatName(view, examiner) })));
       const pick = h("div", { class: "card-pick" });
       for (const m of legal) {
-        const el = cardFace(m.args[0], { size: "md", onClick: () => ctx.onMove(m.move), disabled: ctx.busy });
+        const el = cardFace(m.args[0], { size: "md", onClick: () => ctx.onMove(m.move), disabled: off(ctx) });
         el.dataset.move = m.move;
         pick.append(el);
       }
@@ -156,7 +210,7 @@ export function decisionPanel(ctx) {
       panel.append(h("p", { class: "prompt", text: t("act.prompt.draft") }));
       const pick = h("div", { class: "card-pick" });
       for (const m of legal) {
-        const el = cardFace(m.args[0], { size: "md", onClick: () => ctx.onMove(m.move), disabled: ctx.busy });
+        const el = cardFace(m.args[0], { size: "md", onClick: () => ctx.onMove(m.move), disabled: off(ctx) });
         el.dataset.move = m.move;
         pick.append(el);
       }
@@ -202,7 +256,7 @@ function exchangePicker(ctx, legal, my) {
   const chosen = ui.picked.map((i) => pool[i].c);
   const match = legal.find((m) => m.verb === "keep" && sameCards(m.args, chosen));
   const confirm = h("button", { type: "button", class: "btn primary", dataset: { move: match ? match.move : "" },
-    disabled: !match || ctx.busy, onclick: () => match && ctx.onMove(match.move) },
+    disabled: !match || off(ctx), onclick: () => match && ctx.onMove(match.move) },
   match ? t("act.keep", { cards: chosen.map((c) => t(`char.${c}`)).join(t("log.and")) })
     : t("act.keep_choose", { n: num(need - chosen.length) }));
   box.append(h("div", { class: "btn-row" }, confirm));

@@ -1,11 +1,17 @@
 // The page's controller: routing (/ and /t/{table}), the connection, and which screen shows.
+import { decisionKey, guardLeft } from "./actions.js";
+import { announceView, resetAnnouncements, speak } from "./announce.js";
 import { clear, copyText, h, toast } from "./dom.js";
 import { LANGUAGES, has, language, onLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
-import { renderHome } from "./home.js";
+import { checkedName, renderHome } from "./home.js";
+import { installKeys } from "./keys.js";
 import { renderLobby } from "./lobby.js";
+import { animate } from "./motion.js";
+import { setBots } from "./names.js";
 import { ApiError, api, TableSocket, tokens } from "./net.js";
 import { renderRules } from "./rules.js";
 import { FALLBACK_CONFIG } from "./settings.js";
+import { play, setSound, soundOn } from "./sound.js";
 import { chatPanel, renderTable, tickCountdown } from "./table.js";
 
 const screen = document.getElementById("screen");
@@ -22,6 +28,9 @@ const app = {
   forceLobby: false,
   endClosed: null,
   clockOffset: 0,
+  online: false,
+  tallyOpen: false,
+  playNow: false, // fill the empty seats with bots and start, once the lobby shows
 
   name() { try { return localStorage.getItem("coup.name") || ""; } catch { return ""; } },
   setName(v) { try { localStorage.setItem("coup.name", v); } catch { /* ignore */ } },
@@ -35,18 +44,19 @@ const app = {
 
   go(path) { history.pushState({}, "", path); route(); },
 
-  async createTable(name, settings) {
+  async createTable(name, settings, playNow = false) {
     try {
       const made = await api("POST", "/api/tables", { name, settings });
       tokens.set(made.table, made.token);
       app.remember(made.table, name);
+      app.playNow = playNow;
       app.go(`/t/${made.table}`);
     } catch (err) { showError(err); }
   },
 
   async takeSeat(seat) {
-    const name = app.name().trim();
-    if (!name) { toast(t("error.bad_name"), "error"); document.getElementById("lobby-name")?.focus(); return; }
+    const name = app.nameField ? checkedName(app.nameField) : app.name().trim();
+    if (!name) return;
     try {
       const got = await api("POST", `/api/tables/${encodeURIComponent(app.table)}/seats`, { name, seat });
       tokens.set(app.table, got.token);
@@ -58,7 +68,7 @@ const app = {
   send(message) { app.socket?.send(message); },
 
   move(move) {
-    if (!app.msg || app.busy) return;
+    if (!app.msg || app.busy || !app.online || guardLeft() > 0) return;
     app.busy = true;
     const version = app.msg.version;
     app.socket.send({ type: "move", move, version }, { type: "move", move });
@@ -92,7 +102,8 @@ function tableCtx() {
   const me = msg.you?.seat ?? null;
   return {
     msg, view: msg.game, me, presence, bots, busy: app.busy, tab: app.tab, unread: app.unread,
-    clockOffset: app.clockOffset,
+    clockOffset: app.clockOffset, offline: !app.online, tallyOpen: app.tallyOpen,
+    toggleTally: () => { app.tallyOpen = !app.tallyOpen; render(); document.getElementById("tally-button")?.focus(); },
     onMove: (m) => app.move(m),
     onChat: (text) => app.send({ type: "chat", text }),
     onRematch: () => app.send({ type: "rematch" }),
@@ -105,7 +116,19 @@ function tableCtx() {
   };
 }
 
+// The focused control, by what it does, so that a rebuilt screen can focus its twin.
+function focusKey() {
+  const el = document.activeElement;
+  if (!el || el === document.body || !screen.contains(el)) return null;
+  for (const attr of ["id", "data-move", "data-verb", "data-seat", "data-index"]) {
+    const v = el.getAttribute(attr);
+    if (v) return `[${attr}="${CSS.escape(v)}"]`;
+  }
+  return null;
+}
+
 function render() {
+  const focused = focusKey();
   // Keep what the user is typing (chat, names) across re-renders.
   const keep = {};
   for (const el of screen.querySelectorAll("input[type=text], input:not([type])")) {
@@ -120,6 +143,17 @@ function render() {
     el.value = k.value;
     if (k.focus) { el.focus(); try { el.setSelectionRange(k.start, k.start); } catch { /* ignore */ } }
   }
+  if (focused && (!document.activeElement || document.activeElement === document.body)) {
+    screen.querySelector(`${focused}:not([disabled])`)?.focus();
+  }
+  fitDock();
+}
+
+// On a phone the decision is pinned to the bottom: leave room for it below the table.
+function fitDock() {
+  const dock = screen.querySelector(".dock.deciding");
+  const pinned = dock && getComputedStyle(dock).position === "fixed";
+  document.body.style.paddingBottom = pinned ? `${dock.offsetHeight + 8}px` : "";
 }
 
 function renderScreen() {
@@ -160,10 +194,11 @@ function renderScreen() {
   }
 }
 
-function onView(msg) {
+function onView(msg, fresh) {
   const prev = app.msg;
   app.msg = msg;
   app.busy = false;
+  app.online = true;
   if (typeof msg.now === "number") app.clockOffset = msg.now - Date.now();
   const chat = msg.chat || [];
   const lastId = chat.length ? chat[chat.length - 1].id : 0;
@@ -172,7 +207,39 @@ function onView(msg) {
   }
   app.seenChat = Math.max(app.seenChat, lastId);
   if (prev && prev.table.game !== msg.table.game) app.forceLobby = false;
+  const game = msg.game;
+  if (game) {
+    const seats = msg.table.seats || [];
+    setBots(game.players.map((p, i) => (seats[i]?.kind === "bot" && seats[i].name === p.name ? i : null)).filter((i) => i !== null));
+  }
+  const before = prev?.game && prev.table.game === msg.table.game ? prev.game : null;
+  const decidedBefore = (before?.legal || []).length > 0 && decisionKey(before) === decisionKey(game);
   render();
+  if (screen.dataset.screen === "table") {
+    announceView(game, msg.table.game, fresh);
+    if (!fresh) animate(screen, before, game);
+    if ((game?.legal || []).length && !decidedBefore && !game.over) {
+      const prompt = screen.querySelector(".decision .prompt")?.textContent || "";
+      speak(`${t("table.your_decision")}: ${prompt}`);
+      if (!fresh) play("decision");
+    }
+  } else resetAnnouncements();
+  if (app.playNow && msg.you?.host && msg.table.status === "lobby") fillWithBots(msg);
+}
+
+// "Play now against bots": bots in every empty seat, then start.
+function fillWithBots(msg) {
+  app.playNow = false;
+  msg.table.seats.forEach((s, i) => { if (!s) app.send({ type: "add_bot", seat: i }); });
+  app.send({ type: "start" });
+}
+
+function onStatus(s) {
+  document.getElementById("net").dataset.state = s;
+  document.body.dataset.net = s === "online" || !app.msg ? s : "offline";
+  const was = app.online;
+  app.online = s === "online";
+  if (was !== app.online && app.msg) render();
 }
 
 function onSocketError(err, ctx) {
@@ -180,6 +247,13 @@ function onSocketError(err, ctx) {
   if (ctx?.type === "move") { app.busy = false; render(); }
   if (err.code === "no_table") { showMissing(); return; }
   showError(err);
+}
+
+function showOffline() {
+  screen.dataset.screen = "offline";
+  clear(screen).append(h("section", { class: "panel-card missing offline" },
+    h("h1", { text: t("offline.title") }), h("p", { text: t("offline.text") }),
+    h("button", { type: "button", class: "btn primary", id: "offline-retry", onclick: () => location.reload(), text: t("offline.retry") })));
 }
 
 function showMissing() {
@@ -205,6 +279,7 @@ async function route() {
   if (app.table === m[1] && app.socket) { render(); return; }
   app.socket?.close();
   app.table = m[1]; app.msg = null; app.unread = 0; app.seenChat = 0; app.forceLobby = false;
+  resetAnnouncements();
   screen.dataset.screen = "loading";
   clear(screen).append(h("div", { class: "loading", "aria-busy": "true" }, h("span", { class: "spinner" })));
   try {
@@ -212,13 +287,7 @@ async function route() {
   } catch (err) {
     if (err.code === "no_table" || err.status === 404) { showMissing(); return; }
   }
-  app.socket = new TableSocket(app.table, {
-    onView, onError: onSocketError,
-    onStatus: (s) => {
-      document.getElementById("net").dataset.state = s;
-      document.body.dataset.net = s;
-    },
-  });
+  app.socket = new TableSocket(app.table, { onView, onError: onSocketError, onStatus });
 }
 
 function setupChrome() {
@@ -241,6 +310,20 @@ function setupChrome() {
   dialog.addEventListener("click", (ev) => { if (ev.target === dialog) dialog.close(); });
   document.getElementById("brand").addEventListener("click", (ev) => { ev.preventDefault(); app.go("/"); });
   window.addEventListener("popstate", route);
+  const sound = document.getElementById("sound-button");
+  const showSound = () => {
+    const on = soundOn();
+    sound.setAttribute("aria-pressed", on ? "true" : "false");
+    sound.setAttribute("aria-label", t("sound.label"));
+    sound.title = t(on ? "sound.turn_off" : "sound.turn_on");
+    sound.dataset.on = on ? "1" : "0";
+  };
+  sound.addEventListener("click", () => { setSound(!soundOn()); showSound(); if (soundOn()) play("decision"); });
+  onLanguage(showSound);
+  showSound();
+  installKeys(screen, () => guardLeft() > 0 || app.busy || !app.online);
+  window.addEventListener("resize", fitDock);
+  window.addEventListener("offline", () => { if (!app.msg) showOffline(); });
   setInterval(() => { if (app.msg?.table?.deadline && screen.dataset.screen === "table") tickCountdown(screen, tableCtx()); }, 250);
 }
 
@@ -248,7 +331,10 @@ async function main() {
   await setLanguage(pickLanguage());
   setupChrome();
   document.title = t("app.name");
-  try { app.config = { ...FALLBACK_CONFIG, ...(await api("GET", "/api/config")) }; } catch { /* keep fallback */ }
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => { /* http or private mode */ });
+  try { app.config = { ...FALLBACK_CONFIG, ...(await api("GET", "/api/config")) }; } catch (err) {
+    if (err.code === "network" || !navigator.onLine) { showOffline(); return; }
+  }
   await route();
 }
 

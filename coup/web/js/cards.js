@@ -61,7 +61,7 @@ export function cardFace(character, opts = {}) {
 }
 
 export function cardBack(size = "sm") {
-  return h("div", { class: `card back ${size}`, title: t("card.hidden"), "aria-label": t("card.hidden") },
+  return h("div", { class: `card back ${size}`, role: "img", title: t("card.hidden"), "aria-label": t("card.hidden") },
     h("div", { class: "back-inner" }, emblem("back", "emblem back-emblem"), h("span", { class: "back-word", text: t("app.name") })));
 }
 

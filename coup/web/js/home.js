@@ -1,6 +1,6 @@
 // The home page: your name, a new table with its settings, joining by link, your recent tables.
 import { clear, h, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { num, t } from "./i18n.js";
 import { settingsForm } from "./settings.js";
 import { cardFace } from "./cards.js";
 
@@ -10,16 +10,52 @@ export function tableIdFrom(text) {
   return m ? m[1] : null;
 }
 
+// Characters as the server counts a name's length (docs/protocol.md: code points after
+// spaces are collapsed).
+export function nameLength(text) { return [...String(text).trim().split(/\s+/).join(" ")].length; }
+
+// A name input with its limit shown under it ("7 / 24").
+export function nameField(app, id) {
+  const limit = app.config.limits?.name || 24;
+  const count = h("span", { class: "name-count", id: `${id}-count`, "aria-live": "polite" });
+  const show = (value) => {
+    const n = nameLength(value);
+    count.textContent = t("home.name_count", { n: num(n), max: num(limit) });
+    count.classList.toggle("over", n > limit);
+  };
+  const input = h("input", { id, type: "text", value: app.name(), autocomplete: "nickname",
+    placeholder: t("home.name_placeholder"), "aria-describedby": `${id}-count`,
+    oninput: (e) => { app.setName(e.target.value); show(e.target.value); } });
+  show(app.name());
+  return { input, count, limit };
+}
+
+// The name to send, or null (with the reason shown) when it would be refused.
+export function checkedName(field) {
+  const name = field.input.value.trim();
+  if (!name || nameLength(name) > field.limit) {
+    toast(t("error.bad_name", { max: num(field.limit) }), "error");
+    field.input.focus();
+    return null;
+  }
+  return name;
+}
+
 export function renderHome(root, app) {
-  const nameInput = h("input", { id: "home-name", type: "text", maxlength: String(app.config.limits?.name || 24),
-    value: app.name(), autocomplete: "nickname", placeholder: t("home.name_placeholder"),
-    oninput: (e) => app.setName(e.target.value) });
+  const field = nameField(app, "home-name");
+  const nameInput = field.input;
   const form = settingsForm(app.config, {});
   const create = h("button", { type: "submit", class: "btn primary big", id: "create", text: t("home.create") });
-  const newTable = h("form", { class: "panel-card new-table", onsubmit: async (ev) => {
+  const playNow = h("button", { type: "button", class: "btn big play-now", id: "play-now", onclick: async () => {
+    const name = checkedName(field);
+    if (!name) return;
+    playNow.disabled = true;
+    try { await app.createTable(name, form.read(), true); } finally { playNow.disabled = false; }
+  } }, h("span", { text: t("home.play_now") }), h("span", { class: "hint", text: t("home.play_now_hint") }));
+  const newTable = h("form", { class: "panel-card new-table", id: "new-table", onsubmit: async (ev) => {
     ev.preventDefault();
-    const name = nameInput.value.trim();
-    if (!name) { toast(t("error.bad_name"), "error"); nameInput.focus(); return; }
+    const name = checkedName(field);
+    if (!name) return;
     create.disabled = true;
     try { await app.createTable(name, form.read()); } finally { create.disabled = false; }
   } }, h("h2", { text: t("home.new_table") }), form.el, create);
@@ -43,7 +79,10 @@ export function renderHome(root, app) {
     h("div", { class: "hero-text" },
       h("h1", { class: "hero-title", text: t("app.name") }),
       h("p", { class: "tagline", text: t("home.tagline") }),
-      h("div", { class: "field name-field" }, h("label", { class: "field-label", for: "home-name", text: t("home.your_name") }), nameInput)),
+      h("div", { class: "field name-field" }, h("label", { class: "field-label", for: "home-name", text: t("home.your_name") }), nameInput, field.count),
+      h("div", { class: "hero-actions" }, playNow, h("a", { class: "btn ghost big", href: "#new-table", id: "to-new-table",
+        onclick: (e) => { e.preventDefault(); newTable.scrollIntoView({ behavior: "smooth" }); newTable.querySelector("select")?.focus(); },
+        text: t("home.new_table") }))),
     h("div", { class: "hero-cards", "aria-hidden": "true" },
       ...["duke", "assassin", "captain", "ambassador", "contessa"].map((c) => cardFace(c, { size: "md" }))));
   clear(root).append(hero, h("div", { class: "home-grid" }, newTable, h("div", { class: "home-side" }, join, recentBox,

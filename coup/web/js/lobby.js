@@ -1,6 +1,8 @@
 // The lobby: seats, names, bots, settings, links, start. Host-only controls for the host.
 import { clear, copyText, h, toast } from "./dom.js";
 import { num, t } from "./i18n.js";
+import { nameField } from "./home.js";
+import { displayName } from "./names.js";
 import { settingsForm, settingsSummary } from "./settings.js";
 
 export function renderLobby(root, app) {
@@ -12,23 +14,33 @@ export function renderLobby(root, app) {
   const taken = table.seats.filter(Boolean).length;
 
   const link = `${location.origin}/t/${table.id}`;
+  const canShare = typeof navigator.share === "function";
   const share = h("div", { class: "share" },
     h("label", { class: "field-label", for: "table-link", text: t("lobby.table_link") }),
     h("div", { class: "copy-row" },
       h("input", { id: "table-link", dir: "ltr", readonly: true, value: link, onfocus: (e) => e.target.select() }),
-      h("button", { type: "button", class: "btn", id: "copy-link", onclick: async () => toast(await copyText(link) ? t("lobby.copied") : t("lobby.copy_failed")), text: t("lobby.copy") })),
+      h("button", { type: "button", class: "btn", id: "copy-link", onclick: async () => toast(await copyText(link) ? t("lobby.copied") : t("lobby.copy_failed")), text: t("lobby.copy") }),
+      canShare ? h("button", { type: "button", class: "btn", id: "share-link", text: t("lobby.share"),
+        onclick: () => navigator.share({ title: t("app.name"), text: t("lobby.share_text"), url: link }).catch(() => {}) }) : null),
+    h("details", { class: "qr", open: app.qrOpen, ontoggle: (e) => { app.qrOpen = e.target.open; } },
+      h("summary", { text: t("lobby.qr") }),
+      h("img", { class: "qr-code", id: "qr-code", src: `/api/tables/${encodeURIComponent(table.id)}/qr.svg`,
+        alt: t("lobby.qr_alt"), width: "200", height: "200", loading: "lazy" })),
     seated ? h("div", { class: "copy-row rejoin" },
       h("span", { class: "hint", text: t("lobby.rejoin_hint") }),
       h("button", { type: "button", class: "btn ghost", id: "copy-rejoin",
         onclick: async () => toast(await copyText(app.rejoinLink()) ? t("lobby.copied") : t("lobby.copy_failed")), text: t("lobby.copy_rejoin") })) : null);
 
-  const nameInput = h("input", { id: "lobby-name", type: "text", maxlength: "24", value: app.name(), autocomplete: "nickname",
-    placeholder: t("home.name_placeholder"), oninput: (e) => app.setName(e.target.value) });
+  const field = nameField(app, "lobby-name");
+  app.nameField = field;
+  const full = taken === table.seats.length;
   const who = seated
     ? h("p", { class: "lobby-you" }, t("lobby.you_sit", { n: num(you.seat + 1), name: you.name || "" }))
-    : h("div", { class: "lobby-join" },
-      h("label", { class: "field-label", for: "lobby-name", text: t("home.your_name") }), nameInput,
-      h("p", { class: "hint", text: msg.table.status === "playing" ? t("lobby.running") : t("lobby.pick_seat") }));
+    : full && table.status !== "playing"
+      ? h("p", { class: "lobby-full hint", text: t("lobby.full") })
+      : h("div", { class: "lobby-join" },
+        h("label", { class: "field-label", for: "lobby-name", text: t("home.your_name") }), field.input, field.count,
+        h("p", { class: "hint", text: msg.table.status === "playing" ? t("lobby.running") : t("lobby.pick_seat") }));
 
   const rows = table.seats.map((s, i) => seatRow(app, s, i, { seated, host, table }));
   const seatList = h("ol", { class: "lobby-seats" }, ...rows);
@@ -85,6 +97,7 @@ function seatRow(app, s, i, { seated, host, table }) {
       h("span", { class: "seat-no", text: num(i + 1) }), label, h("span", { class: "seat-controls" }, ...controls));
   }
   if (s.host) tags.push(h("span", { class: "tag tag-host", text: t("lobby.host") }));
+  const name = displayName(s.name, s.kind === "bot");
   if (s.kind === "bot") tags.push(h("span", { class: "tag tag-bot", text: t("lobby.bot", { level: t(`level.${s.level}`) }) }));
   if (i === you.seat) tags.push(h("span", { class: "tag tag-you", text: t("table.you") }));
   if (s.kind === "human" && !s.connected) tags.push(h("span", { class: "tag tag-off", text: t("seat.disconnected") }));
@@ -102,6 +115,6 @@ function seatRow(app, s, i, { seated, host, table }) {
   }
   return h("li", { class: `lobby-seat taken${i === you.seat ? " mine" : ""}`, dataset: { seat: String(i) } },
     h("span", { class: "seat-no", text: num(i + 1) }),
-    h("span", { class: `avatar seat-colour-${i % 10}`, text: [...s.name][0]?.toUpperCase() || "?" }),
-    h("span", { class: "seat-name", text: s.name }), ...tags, h("span", { class: "seat-controls" }, ...controls));
+    h("span", { class: `avatar seat-colour-${i % 10}`, "aria-hidden": "true", text: [...name][0]?.toUpperCase() || "?" }),
+    h("span", { class: "seat-name", text: name }), ...tags, h("span", { class: "seat-controls" }, ...controls));
 }

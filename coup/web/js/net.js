@@ -49,6 +49,7 @@ export class TableSocket {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(this.table)}`);
     this.ws = ws;
+    this.fresh = true; // the first view of this connection: nothing in it is news
     this.onStatus?.("connecting");
     ws.onopen = () => {
       ws.send(JSON.stringify({ type: "hello", token: tokens.get(this.table) }));
@@ -61,7 +62,9 @@ export class TableSocket {
         this.onStatus?.("online");
         if (msg.version < this.version) return; // the same version may come twice after hello
         this.version = msg.version;
-        this.onView(msg);
+        const fresh = this.fresh;
+        this.fresh = false;
+        this.onView(msg, fresh);
       } else if (msg.type === "error") {
         const ctx = msg.id !== undefined ? this.pending.get(msg.id) : undefined;
         if (msg.id !== undefined) this.pending.delete(msg.id);

@@ -1,14 +1,13 @@
 // Seat tiles: who sits where, their coins, face-down and face-up cards, and their state.
-import { cardBack, cardFace, coinIcon } from "./cards.js";
+import { cardBack, coinIcon } from "./cards.js";
 import { h } from "./dom.js";
 import { num, t } from "./i18n.js";
+import { playerName } from "./names.js";
+import { claimsText } from "./story.js";
 
 const REACTING = new Set(["react", "block", "challenge_block"]);
 
-export function seatName(view, seat) {
-  const p = view.players?.[seat];
-  return (p && p.name) || t("seat.unnamed", { n: seat + 1 });
-}
+export function seatName(view, seat) { return playerName(view, seat); }
 
 // State words for one seat: thinking / passed / out / disconnected / bot.
 export function seatStates(ctx, seat) {
@@ -44,9 +43,10 @@ export function seatTile(ctx, seat) {
     ...roles.map((r) => `is-${r}`), ctx.bots?.has(seat) ? "is-bot" : ""].filter(Boolean).join(" ");
   const cards = [];
   const hidden = p.cards && (view.over || seat === ctx.me) ? p.cards : null;
-  if (hidden) for (const c of hidden) cards.push(cardFace(c, { size: "sm" }));
+  if (hidden) for (const c of hidden) cards.push(deadCard(c, false));
   else for (let i = 0; i < p.influence; i++) cards.push(cardBack("sm"));
-  for (const c of p.revealed || []) cards.push(cardFace(c, { size: "sm", revealed: true }));
+  for (const c of p.revealed || []) cards.push(deadCard(c));
+  const claimed = claimsText(view, seat, ctx.claims);
   const known = view.known?.hands?.[String(seat)];
   const body = [
     h("div", { class: "seat-head" },
@@ -60,6 +60,8 @@ export function seatTile(ctx, seat) {
     h("div", { class: "seat-states" }, ...states.map(badge),
       roles.includes("target") ? h("span", { class: "badge b-target", text: t("seat.targeted") }) : null,
       claimBubble(view, seat)),
+    claimed ? h("div", { class: "seat-claimed", title: t("seat.claimed_title") },
+      h("span", { class: "visually-hidden", text: `${t("seat.claimed_title")}: ` }), claimed) : null,
   ];
   if (known && known.length && !view.over) {
     body.push(h("div", { class: "seat-known", text: t("seat.known", { cards: known.map((c) => t(`char.${c}`)).join(t("log.and")) }) }));
@@ -82,6 +84,14 @@ function claimBubble(view, seat) {
   else if (pend.actor === seat && pend.claim) { key = "seat.claims"; card = pend.claim; }
   if (!key) return null;
   return h("span", { class: `badge b-claim c-${card}`, dataset: { claim: card } }, t(key, { card: t(`char.${card}`) }));
+}
+
+// A face-up (lost) card, small but with the character's name on it.
+// (`lost` false: a face-down card shown at the end of the game.)
+export function deadCard(c, lost = true) {
+  return h("span", { class: `${lost ? "dead-card" : "shown-card"} c-${c}`, dataset: { card: c },
+    title: lost ? `${t(`char.${c}`)} — ${t("card.lost")}` : t(`char.${c}`) },
+  lost ? h("span", { class: "visually-hidden", text: `${t("card.lost")}: ` }) : null, t(`char.${c}`));
 }
 
 function initial(name) {

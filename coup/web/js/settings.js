@@ -49,8 +49,15 @@ export function settingsForm(config, values, { onChange, disabled = false } = {}
     ...config.levels.map((l) => h("option", { value: l, selected: l === v.bot_level, text: t(`level.${l}`) })));
   const turn = timerField("turn_timer", config.turn_timer, v.turn_timer, onChange);
   const reaction = timerField("reaction_timer", config.reaction_timer, v.reaction_timer, onChange);
-  const row = (label, control, hint) => h("div", { class: "field" },
-    h("label", { class: "field-label", text: t(label) }), control, hint ? h("div", { class: "hint", text: t(hint) }) : null);
+  // A label names its control: `for` a single control's id, or the group it labels.
+  const row = (label, control, hint) => {
+    const id = control.matches("select, input") ? control.id : control.querySelector("select")?.id;
+    const labelled = control.matches("[role=radiogroup]");
+    if (labelled) control.setAttribute("aria-label", t(label));
+    return h("div", { class: "field" },
+      h("label", { class: "field-label", for: labelled ? null : id, text: t(label) }), control,
+      hint ? h("div", { class: "hint", text: t(hint) }) : null);
+  };
   const el = h("fieldset", { class: "settings", disabled },
     row("settings.seats", seats),
     row("settings.characters", chars, "settings.characters_hint"),

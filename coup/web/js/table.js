@@ -5,18 +5,21 @@ import { cardBack, cardFace, coinIcon } from "./cards.js";
 import { clear, h, tNodes } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { opponentOrder, seatName, seatStates, seatTile } from "./seats.js";
+import { cardsOut, claimsBySeat } from "./story.js";
 import { describePending, renderLog } from "./words.js";
 
 export function renderTable(root, ctx) {
   const { view } = ctx;
   resetIfNew(view);
   ctx.targets = view.phase === "action" ? targetsFor(view) : new Map();
+  ctx.claims = claimsBySeat(view);
   const me = ctx.me;
   const seated = me !== null && me !== undefined && view.players[me];
 
   const board = h("section", { class: `board${ui.verb ? " targeting" : ""}`, "aria-label": t("table.board") });
   const order = seated ? opponentOrder(view, me) : opponentOrder(view, null);
-  board.append(h("div", { class: `seats n${order.length}${order.length >= 5 ? " many" : ""}` }, ...order.map((s) => seatTile(ctx, s))));
+  const size = `n${order.length}${order.length >= 5 ? " many" : ""}${order.length >= 6 ? " compact" : ""}`;
+  board.append(h("div", { class: `seats ${size}` }, ...order.map((s) => seatTile(ctx, s))));
   board.append(centre(ctx));
   if (seated) board.append(myArea(ctx));
   else board.append(h("div", { class: "spectating", text: t("table.spectating") }));
@@ -70,7 +73,26 @@ function centre(ctx) {
       h("div", { class: "deck" }, cardBack("xs"), cardBack("xs")),
       h("div", { class: "pile-label" }, h("span", { class: "pile-name", text: t("table.court") }),
         h("b", { class: "pile-count", dataset: { value: String(view.court) }, text: num(view.court) }))));
-  return h("div", { class: "centre" }, bank, h("div", { class: "now" }, banner, clock));
+  bank.append(tallyButton(ctx));
+  return h("div", { class: "centre" }, bank, h("div", { class: "now" }, banner, clock),
+    ctx.tallyOpen ? tally(view) : null);
+}
+
+// "Cards out": how many of each character are face up — counting is a core skill.
+function tallyButton(ctx) {
+  return h("button", { type: "button", class: "btn chip tally-button", id: "tally-button",
+    "aria-expanded": ctx.tallyOpen ? "true" : "false", "aria-controls": "tally",
+    onclick: () => ctx.toggleTally() }, t("tally.button"));
+}
+
+function tally(view) {
+  return h("div", { class: "tally", id: "tally" },
+    h("h3", { class: "tally-title", text: t("tally.title") }),
+    h("ul", { class: "tally-list" }, ...cardsOut(view).map(({ card, out, copies }) =>
+      h("li", { class: `tally-row${out >= copies ? " all-out" : ""}`, dataset: { card, out: String(out) } },
+        h("span", { class: `claim-dot c-${card}`, "aria-hidden": "true" }),
+        h("span", { class: "tally-card", text: t(`char.${card}`) }),
+        h("b", { class: "tally-count", text: t("tally.count", { n: num(out), of: num(copies) }) })))));
 }
 
 function waitingLine(ctx) {
@@ -107,7 +129,21 @@ function myArea(ctx) {
       h("span", { class: "you-tag", text: t("table.you") }),
       h("div", { class: "coins big", title: t("seat.coins") }, coinIcon(), h("span", { class: "coin-count", text: num(p.coins) })),
       h("div", { class: "seat-states" }, ...states.map((s) => h("span", { class: `badge b-${s}`, dataset: { state: s }, text: t(`seat.${s}`) })))),
-    h("div", { class: "me-main" }, handWrap, h("div", { class: "decision-wrap" }, decisionPanel(ctx), idleLine(ctx), known)));
+    h("div", { class: "me-main" }, handWrap, h("div", { class: "decision-wrap" }, dock(ctx), idleLine(ctx), known)));
+}
+
+// The decision. On a phone it is pinned to the bottom of the screen, with its own clock.
+function dock(ctx) {
+  const { view, msg } = ctx;
+  const deciding = (view.legal || []).length > 0;
+  const deadline = msg.table?.deadline;
+  const clock = deciding && deadline && (deadline.seats || []).includes(ctx.me)
+    ? h("div", { class: `countdown dock-clock k-${deadline.kind}`, dataset: { at: String(deadline.at), seconds: String(deadline.seconds) } },
+      h("div", { class: "countdown-bar" }, h("div", { class: "countdown-fill" })),
+      h("span", { class: "countdown-text" }))
+    : null;
+  return h("div", { class: `dock${deciding ? " deciding" : ""}`, role: deciding ? "region" : null,
+    "aria-label": deciding ? t("table.your_decision") : null }, clock, decisionPanel(ctx));
 }
 
 function idleLine(ctx) {
@@ -123,7 +159,8 @@ function idleLine(ctx) {
 function logPanel(ctx) {
   const timeouts = new Map((ctx.msg.table?.timeouts || []).map((x) => [x.index, x.seat]));
   const items = renderLog(ctx.view, new Set(timeouts.keys()));
-  const list = h("ol", { class: "log-list", "aria-live": "polite" }, ...items);
+  // Focusable, so a keyboard can scroll it; the live region (#live) speaks the news.
+  const list = h("ol", { class: "log-list", tabindex: "0", "aria-label": t("table.tab.log") }, ...items);
   if (timeouts.size) list.dataset.timeouts = String(timeouts.size);
   const commitment = ctx.msg.table?.commitment;
   const fair = commitment
@@ -135,7 +172,7 @@ function logPanel(ctx) {
 }
 
 export function chatPanel(ctx) {
-  const list = h("ol", { class: "chat-list" });
+  const list = h("ol", { class: "chat-list", tabindex: "0", "aria-label": t("table.tab.chat") });
   for (const m of ctx.msg.chat || []) {
     const li = h("li", { class: `chat-msg${m.seat === ctx.me ? " mine" : ""}` });
     li.append(h("b", { class: `who seat-colour-${(m.seat ?? 0) % 10}`, text: m.name || "?" }), document.createTextNode(" "));
@@ -160,8 +197,8 @@ function endScreen(ctx) {
   const { view, msg } = ctx;
   const winner = view.winner;
   const rows = view.players.map((p) => h("li", { class: `end-row${p.seat === winner ? " winner" : ""}` },
-    h("span", { class: `avatar seat-colour-${p.seat % 10}`, text: [...(p.name || "?")][0]?.toUpperCase() || "?" }),
-    h("span", { class: "seat-name", text: p.name || seatName(view, p.seat) }),
+    h("span", { class: `avatar seat-colour-${p.seat % 10}`, text: [...seatName(view, p.seat)][0]?.toUpperCase() || "?" }),
+    h("span", { class: "seat-name", text: seatName(view, p.seat) }),
     p.seat === winner ? h("span", { class: "badge b-winner", text: t("seat.winner") }) : null,
     h("span", { class: "end-cards" },
       ...(p.cards || []).map((c) => cardFace(c, { size: "sm" })),
@@ -201,8 +238,10 @@ async function verify(seed, commitment, el) {
 
 // Countdown: called on render and every 250 ms by the app.
 export function tickCountdown(root, ctx) {
-  const el = root.querySelector(".countdown");
-  if (!el) return;
+  for (const el of root.querySelectorAll(".countdown")) tickOne(el, ctx);
+}
+
+function tickOne(el, ctx) {
   const at = Number(el.dataset.at);
   const total = Number(el.dataset.seconds) * 1000 || 1;
   const left = Math.max(0, at - (Date.now() + (ctx.clockOffset || 0)));

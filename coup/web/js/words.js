@@ -2,19 +2,17 @@
 // ("Sepideh claims Ambassador to exchange — Bahareh challenges — Sepideh reveals Ambassador").
 import { h, tNodes } from "./dom.js";
 import { t } from "./i18n.js";
+import { playerName } from "./names.js";
 
 const ACTIONS = new Set(["income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine"]);
 
-function nameOf(view, seat) {
-  const p = view.players?.[seat];
-  return p ? p.name || t("seat.unnamed", { n: seat + 1 }) : "?";
-}
+const nameOf = playerName;
 
-function who(view, seat) {
+export function who(view, seat) {
   return h("b", { class: `who seat-colour-${seat % 10}`, text: nameOf(view, seat) });
 }
 
-function char(c) { return h("span", { class: `char-word c-${c}`, text: t(`char.${c}`) }); }
+export function char(c) { return h("span", { class: `char-word c-${c}`, text: t(`char.${c}`) }); }
 
 // Returns [{seat, parts: [Node...], kind}] oldest first.
 export function narrate(view, timeouts = new Set()) {

@@ -1,0 +1,90 @@
+"""Helpers for the tests of the table's feel: tables with bots in one click, decisions,
+layout boxes, the accessibility scan."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from browser_driver import state, wait_for
+from playwright.sync_api import Page
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+PHONES = [(320, 568), (390, 844), (412, 915)]
+
+
+def play_now(page: Page, base: str, name: str, seats: int) -> str:
+    """The home page's "Play now against bots": a started table with `seats` seats."""
+    page.goto(base + "/")
+    page.fill("#home-name", name)
+    page.select_option("#set-seats", str(seats))
+    page.click("#play-now")
+    page.wait_for_selector(".board .me", timeout=20000)
+    return page.url
+
+
+def decision(page: Page, timeout: float = 30.0) -> dict[str, Any]:
+    """Wait until the page shows this seat a decision with its buttons clickable."""
+    wait_for(lambda: (state(page)["game"] or {}).get("legal"), timeout, "a decision")
+    page.wait_for_selector(".decision button:not([disabled])", timeout=timeout * 1000)
+    return state(page)  # type: ignore[return-value]
+
+
+def open_table(base: str, name: str, **settings: Any) -> tuple[str, str]:
+    """Create a table over HTTP; returns (table link, the host's rejoin link)."""
+    made = httpx.post(f"{base}/api/tables", json={"name": name, "settings": settings}).json()
+    return base + made["url"], base + made["rejoin"]
+
+
+def sit(base: str, url: str, name: str) -> str:
+    table = url.rsplit("/", 1)[1]
+    made = httpx.post(f"{base}/api/tables/{table}/seats", json={"name": name}).json()
+    return base + made["rejoin"]
+
+
+def layout(page: Page) -> dict[str, Any]:
+    """The viewport, the page's scroll width and every decision button's box."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        """() => ({
+          width: innerWidth, height: innerHeight,
+          scrollWidth: document.documentElement.scrollWidth,
+          buttons: [...document.querySelectorAll('.decision button')].map((b) => {
+            const r = b.getBoundingClientRect();
+            return {move: b.dataset.move || b.dataset.verb || b.textContent,
+                    left: r.left, top: r.top, right: r.right, bottom: r.bottom};
+          }),
+        })"""
+    )
+
+
+def outside(box: dict[str, Any]) -> list[str]:
+    """The decision buttons not wholly inside the viewport."""
+    w, h = box["width"], box["height"]
+    return [
+        f"{b['move']} {b['left']:.0f},{b['top']:.0f}-{b['right']:.0f},{b['bottom']:.0f}"
+        for b in box["buttons"]
+        if b["left"] < -0.5 or b["top"] < -0.5 or b["right"] > w + 0.5 or b["bottom"] > h + 0.5
+    ]
+
+
+def axe(page: Page) -> list[str]:
+    """Serious and critical accessibility violations axe-core finds on the page now."""
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    found = page.evaluate(
+        """async () => {
+          const r = await axe.run(document, {resultTypes: ['violations']});
+          return r.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
+            .map((v) => ({id: v.id, help: v.help,
+                          nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}));
+        }"""
+    )
+    return [json.dumps(v, ensure_ascii=False) for v in found]
+
+
+def settle(seconds: float = 0.45) -> None:
+    """Let a new decision's click guard pass (about 400 ms)."""
+    time.sleep(seconds)
