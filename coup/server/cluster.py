@@ -35,13 +35,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from coup.bus import Bus
-from coup.server import games, news, timers
+from coup.server import bus_message, games, timers
 from coup.server.hub import Hub
 from coup.server.protocol import ProtocolError, now_ms
 from coup.server.service import TableService
 from coup.server.table import GameRun, Seat, Table
 from coup.store import Conflict, SqlStore
-from coup.store import cluster as db
+from coup.store import processes as db
 
 log = logging.getLogger("coup.server")
 T = TypeVar("T")
@@ -70,7 +70,7 @@ class ClusterService(TableService):
         self.local: dict[tuple[str, str], int] = {}  # (table, member) -> our connections
         self._catching_up: dict[str, asyncio.Task[None]] = {}
         self._news: dict[str, list[tuple[int | None, dict[str, Any] | None]]] = {}
-        self._marks: dict[str, news.Mark] = {}  # where each table stood when last told
+        self._marks: dict[str, bus_message.Mark] = {}  # where each table stood when last told
         self._wake = asyncio.Event()
         self._loops: list[asyncio.Task[None]] = []
         self._firing: set[asyncio.Task[None]] = set()
@@ -150,7 +150,7 @@ class ClusterService(TableService):
         else:
             if run is not None and changes.events:
                 try:
-                    table.run = news.advance_events(run, changes.events, int(row["version"]))
+                    table.run = bus_message.advance_events(run, changes.events, int(row["version"]))
                 except Exception:  # noqa: BLE001 - a gap or a mismatch: start from scratch
                     log.warning("table %s: rebuilding after a failed catch-up", table.id)
                     await self._rebuild_into(table)
@@ -160,7 +160,7 @@ class ClusterService(TableService):
         if changes is not None:
             table.chat.extend(changes.chat)
         await self._sync_presence(table, changes)
-        self._marks[table.id] = news.mark(table)
+        self._marks[table.id] = bus_message.mark(table)
 
     async def _rebuild_into(self, table: Table) -> None:
         self.stats["rebuilds"] += 1
@@ -175,7 +175,7 @@ class ClusterService(TableService):
             fresh.last_winner,
         )
         table.run, table.chat, table.bots = fresh.run, fresh.chat, {}
-        table.deadlines = news.deadlines(table, data.deadlines)
+        table.deadlines = bus_message.deadlines(table, data.deadlines)
 
     def _apply_lobby(self, table: Table, changes: db.Changes) -> None:
         row = changes.row
@@ -188,7 +188,7 @@ class ClusterService(TableService):
             )
         table.seats, table.status, table.version = seats, str(row["status"]), int(row["version"])
         table.last_winner = row["last_winner"]
-        table.deadlines = news.deadlines(table, changes.deadlines)
+        table.deadlines = bus_message.deadlines(table, changes.deadlines)
 
     async def _sync_presence(self, table: Table, changes: db.Changes | None) -> None:
         if changes is not None:
@@ -214,7 +214,7 @@ class ClusterService(TableService):
             return  # our own news, or a table we do not hold
         if not self.hub.of(table_id):
             return  # nobody here to tell: `get()` catches up when the table is next used
-        _origin, version, payload = news.decode(message)
+        _origin, version, payload = bus_message.decode(message)
         self._news.setdefault(table_id, []).append((version, payload))
         if table_id not in self._catching_up:
             self._catching_up[table_id] = asyncio.create_task(self._catch_up(table_id))
@@ -237,14 +237,14 @@ class ClusterService(TableService):
                             if read or payload is None or version is None:
                                 read = True
                                 self.stats["plain_in"] += 1
-                            elif news.apply(table, version, payload, now_ms()):
+                            elif bus_message.apply(table, version, payload, now_ms()):
                                 self.stats["applied"] += 1
                             else:
                                 read = True
                                 self.stats["missed"] += 1
                         if read:
                             await self._refresh_locked(table)
-                        self._marks[table.id] = news.mark(table)
+                        self._marks[table.id] = bus_message.mark(table)
                 except Exception:
                     log.exception("table %s: catching up failed", table_id)
                 self.broadcast(table)
@@ -365,10 +365,10 @@ class ClusterService(TableService):
         if self.closing:
             return
         before = self._marks.get(table.id)
-        message = news.encode(self.process, table, before, presence)
+        message = bus_message.encode(self.process, table, before, presence)
         plain = message.count(" ") == 1  # no moves sent along: the others read the database
         self.stats["sent_plain" if plain else "sent_moves"] += 1
-        now = news.mark(table)
+        now = bus_message.mark(table)
         if self.log_stats and plain and before and len(self.stats) < 40:
             key = f"plain dv={now.version - before.version} dseq={now.seq - before.seq} dg={now.game - before.game}"
             self.stats[key] = self.stats.get(key, 0) + 1

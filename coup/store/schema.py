@@ -105,6 +105,6 @@ deadlines = Table(
     Column("game", Integer, nullable=False),
     Column("seq", Integer, nullable=False),
     # Several processes (PostgreSQL): the one that claimed this deadline (FOR UPDATE SKIP
-    # LOCKED) until when; after that another process may take it over (coup/store/cluster.py).
+    # LOCKED) until when; after that another process may take it over (coup/store/processes.py).
     Column("claimed_until", BigInteger, nullable=True),
 )

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import event, insert, select, text
 
 from coup.store import Conflict, SqlStore, migrate, open_store
-from coup.store import cluster as db
+from coup.store import processes as db
 from coup.store import schema as s
 
 pytestmark = pytest.mark.timeout(60)
