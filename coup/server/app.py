@@ -105,12 +105,7 @@ def create_app(
         store = await open_store(db)
         the_bus = bus_module.connect(bus)
         await the_bus.start()
-        service_class = TableService
-        if not store.sqlite:  # PostgreSQL: any number of processes (coup/server/cluster.py)
-            from coup.server.cluster import ClusterService
-
-            service_class = ClusterService
-        svc = service_class(store, the_bus, hub, bot_delay=bot_delay, away_seconds=away_seconds)
+        svc = TableService(store, the_bus, hub, bot_delay=bot_delay, away_seconds=away_seconds)
         holder["service"] = svc
         app.state.service = svc
         await svc.start()

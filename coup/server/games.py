@@ -1,5 +1,5 @@
-"""Game lifecycle helpers: a new game's run, event rows, and what the clock does when a
-deadline passes (a timer's default move, or a bot's move)."""
+"""A game at a table: a new game's run (secret seed, commitment), its event rows and
+record, and a bot's move (the bot sees only its own seat: `SeatWindow`)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,10 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 import coup
-from coup.server.protocol import ProtocolError, now_ms
+from coup.server.protocol import ProtocolError
 from coup.server.table import GameRun, Seat, Table
-from coup.server.timers import default_move
 
 if TYPE_CHECKING:
-    from coup.server.service import TableService
     from coup.store import SqlStore
 
 log = logging.getLogger("coup.server")
@@ -126,34 +124,7 @@ def make_bot(level: str | None) -> Any:
         return _RandomBot(seed)
 
 
-async def fire(service: TableService, table: Table) -> None:
-    """Handle the earliest deadline that has passed: one move, then the clock re-arms."""
-    now = now_ms()
-    run = table.run
-    due = sorted((d.due_at, seat) for seat, d in table.deadlines.items() if d.due_at <= now)
-    if run is None or not table.playing or not due:
-        service._arm(table)
-        return
-    _, seat = due[0]
-    deadline = table.deadlines[seat]
-    state = run.state  # never changed in place: every move swaps in a new state
-    try:
-        if deadline.kind == "bot":
-            move = await _bot_move(table, run, seat)
-            await service.play(table, seat, move, None, expect=run)
-        else:
-            move = default_move(state, seat)
-            await service.play(table, seat, move, None, timeout=True, expect=run)
-    except ProtocolError as exc:
-        if exc.code in ("stale", "no_game_running"):
-            return  # someone moved first (and re-armed the clock), or the game ended
-        # Never leave a seat without a clock: play a random legal move instead.
-        log.warning("table %s: clock move for seat %s refused: %s", table.id, seat, exc)
-        fallback = str(random.choice(state.legal(seat)))
-        await service.play(table, seat, fallback, None, timeout=deadline.kind != "bot", expect=run)
-
-
-async def _bot_move(table: Table, run: GameRun, seat: int) -> str:
+async def bot_move(table: Table, run: GameRun, seat: int) -> str:
     """The bot's choice for `seat`, or a random legal move if the bot fails."""
     state = run.state  # never changed in place: every move swaps in a new state
     sitter = table.seat(run.members[seat])

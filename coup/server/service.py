@@ -1,9 +1,18 @@
-"""The table service: every change to a table goes through here.
+"""The table service: every change to a table goes through here, once, whether this is
+the only server process or one of many.
 
-One asyncio lock per table serializes its changes. A change is checked on a copy,
-written to the store, and only then made visible (swapped in and broadcast), so a
-refused or failed change leaves the table as it was and nothing is shown before it is
-durable. Game moves, timer moves and bot moves share one path: `play()`.
+A change takes the table's lock, is checked on a copy, written to the store, and only
+then swapped in, shown to this process's sockets and announced on the bus:
+
+    service -> engine (a clone) -> store -> swap in -> clock -> views -> bus
+
+The store and the bus are the seams. Every write checks the table's version in its
+transaction; when another process wrote first the store says `Conflict`, the table
+catches up from the store (`catchup.py`) and the whole change is tried again against
+the new state (a racing move then comes back `stale`). With one process (SQLite, the
+memory bus) that never happens and the bus only tells this process, which ignores its
+own messages. Deadlines run on the clock (`clock.py`): one timer per table when this
+process is the store's only writer, claims from the store when it is shared.
 """
 
 from __future__ import annotations
@@ -12,6 +21,8 @@ import asyncio
 import contextlib
 import copy
 import logging
+import os
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -20,7 +31,10 @@ from typing import Any, TypeVar
 import coup
 from coup.bus import Bus
 from coup.server import games, timers
+from coup.server.catchup import CatchUp, retried
+from coup.server.clock import ClaimClock, Clock, TableClocks
 from coup.server.hub import Hub
+from coup.server.presence import Presence
 from coup.server.protocol import (
     CHAT_BURST,
     CHAT_RATE,
@@ -31,9 +45,10 @@ from coup.server.protocol import (
     now_ms,
 )
 from coup.server.settings import DEFAULTS, REACTION_PHASES, merge
-from coup.server.table import Deadline, GameRun, Seat, Table, new_table_id
+from coup.server.table import Deadline, GameRun, Table, new_table_id
 from coup.server.views import view_message, view_texts
-from coup.store import SqlStore, TableData
+from coup.store import SqlStore
+from coup.store import processes as db
 
 log = logging.getLogger("coup.server")
 T = TypeVar("T")
@@ -55,17 +70,49 @@ class TableService:
         self.hub = hub
         self.bot_delay = bot_delay
         self.away_seconds = away_seconds
+        store.check_versions = True
+        self.process = secrets.token_hex(8)  # this process, in bus messages and presence rows
         self.tables: dict[str, Table] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
-        self._sweeper: asyncio.Task[None] | None = None
         self.closing = False
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._loops: list[asyncio.Task[None]] = []
+        self.log_stats = bool(os.environ.get("COUP_CLUSTER_STATS"))  # every 30 s, a warning
+        self.stats = dict.fromkeys(
+            ("conflicts", "claims", "refreshes", "rebuilds", "applied", "missed", "plain_in",
+             "sent_moves", "sent_plain"), 0
+        )  # fmt: skip
+        self.catchup = CatchUp(self)
+        self.present = Presence(self)
+        self.clock: Clock = ClaimClock(self) if store.shared else TableClocks(self)
 
     # ---- lifecycle ------------------------------------------------------------------
     async def start(self) -> None:
-        self.bus.listen(self._on_bus)
-        for table_id in await self.store.open_tables():
-            await self.get(table_id)
-        self._sweeper = asyncio.create_task(self._sweep())
+        now = now_ms()
+        if not self.store.shared:  # rows of other processes are from an earlier run of ours
+            await db.forget_others(self.store, self.process)
+        await db.heartbeat(self.store, self.process, now)
+        self.bus.listen(self.catchup.hear)
+        hook = getattr(self.bus, "on_reconnect", None)
+        if hook is not None:
+            hook(self.catchup.resync)
+        self._loops = [
+            asyncio.create_task(self._sweep()),
+            asyncio.create_task(self.present.heartbeats()),
+        ]
+        await self.clock.start()
+
+    async def stop(self) -> None:
+        self.closing = True
+        for task in self._loops:
+            task.cancel()
+        for task in self._loops:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.clock.stop()
+        await self.catchup.stop()
+        with contextlib.suppress(Exception):
+            for table_id in await db.leave(self.store, self.process):
+                await self.bus.publish(table_id, f"{self.process} left")
 
     async def _sweep(self, every: float = 60.0, idle: float = IDLE_EVICT) -> None:
         """Drop from memory the tables nobody uses (no game running, no connection,
@@ -86,82 +133,32 @@ class TableService:
         ]
         for table_id in gone:
             del self.tables[table_id]
+            self.catchup.forget(table_id)
         return len(gone)
 
-    async def stop(self) -> None:
-        self.closing = True
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-        for table in self.tables.values():
-            if table.clock is not None:
-                table.clock.cancel()
-        for table in self.tables.values():
-            if table.clock is not None:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await table.clock
-
     async def get(self, table_id: str) -> Table | None:
+        """The table, from memory or loaded from the store. On a shared store it is first
+        caught up (one query when nothing changed): a request may come right after a write
+        on another process whose bus message is still on its way."""
         table = self.tables.get(table_id)
-        if table is not None:
-            table.touched = time.monotonic()
-            return table
-        if len(table_id) > 64:
-            return None
-        lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            table = self.tables.get(table_id)
-            if table is None:
-                data = await self.store.load_table(table_id)
-                if data is None:
-                    return None
-                table = self._rebuild(data)
-                table.touched = time.monotonic()
-                self.tables[table_id] = table
-                self._arm(table)
-        self._loading.pop(table_id, None)
-        return table
-
-    def _rebuild(self, data: TableData) -> Table:
-        r = data.row
-        cap = int(data.settings["seats"])
-        seats: list[Seat | None] = [None] * cap
-        for s in data.seats:
-            seats[s["seat"]] = Seat(
-                s["member"], s["name"], s["kind"], s["level"], s["token_hash"], bool(s["host"])
-            )
-        table = Table(
-            r["id"], data.settings, seats, r["status"], int(r["version"]), int(r["games"])
-        )
-        table.last_winner = r["last_winner"]
-        for c in data.chat:
-            table.chat.append(
-                {
-                    "id": c["id"],
-                    "seat": c["seat"],
-                    "name": c["name"],
-                    "text": c["text"],
-                    "at": c["at"],
-                }
-            )
-        if data.game is not None:
-            g = data.game
-            moves = [games.event_move(e) for e in g.events]
-            state = coup.replay({**g.header, "moves": moves})
-            timeouts = [{"index": e["step"], "seat": e["seat"]} for e in g.events if e["timeout"]]
-            table.run = GameRun(
-                g.row["game"], state, g.header, g.members, moves, timeouts, table.version
-            )
-            now = now_ms()
-            for sitter in seats:
-                if sitter is not None and sitter.kind == "human":
-                    table.away_since[sitter.member] = now
-            for d in data.deadlines:
-                if d["game"] == table.run.number and d["seq"] == table.run.seq:
-                    since = d["due_at"] - 1000 * int(d["seconds"])
-                    table.deadlines[d["seat"]] = Deadline(
-                        d["kind"], d["due_at"], d["seconds"], since
-                    )
-            table.deadlines = self._plan(table, fresh=False)
+        loaded = table is not None
+        if table is None:
+            if len(table_id) > 64:
+                return None
+            lock = self._loading.setdefault(table_id, asyncio.Lock())
+            async with lock:
+                table = self.tables.get(table_id)
+                if table is None:
+                    data = await self.store.load_table(table_id)
+                    if data is None:
+                        return None
+                    table = self.catchup.build(data)
+                    self.tables[table_id] = table
+                    self.clock.arm(table)
+            self._loading.pop(table_id, None)
+        table.touched = time.monotonic()
+        if self.store.shared:
+            await self.catchup.refresh(table, extras=not loaded)
         return table
 
     # ---- creating and joining -------------------------------------------------------
@@ -190,6 +187,7 @@ class TableService:
         return await self.lobby(table, lambda t: t.sit(name, seat))
 
     # ---- lobby changes -------------------------------------------------------------
+    @retried
     async def lobby(self, table: Table, op: Callable[[Table], T]) -> T:
         async with table.lock:
             draft = copy.copy(table)
@@ -215,13 +213,16 @@ class TableService:
             raise ProtocolError("not_host", "only the host may do that")
 
     async def chat(self, table: Table, member: str | None, text: str) -> None:
-        seat = table.seat_of(member)
-        if seat is None:
+        if table.seat_of(member) is None:
             raise ProtocolError("not_seated", "only seated players may chat")
         text = clean_chat(text)
         limit = table.chat_limits.setdefault(str(member), RateLimit(CHAT_BURST, CHAT_RATE))
         if not limit.allow():
             raise ProtocolError("rate_limited", "chat: at most one message a second, please")
+        await self._post_chat(table, member, text)
+
+    @retried
+    async def _post_chat(self, table: Table, member: str | None, text: str) -> None:
         async with table.lock:
             seat = table.seat_of(member)  # again: the host may have moved them meanwhile
             sitter = None if seat is None else table.seats[seat]
@@ -235,30 +236,16 @@ class TableService:
         await self.changed(table)
 
     async def presence(self, table: Table, member: str, delta: int) -> None:
-        """A player connection opened (+1) or closed (-1)."""
-        async with table.lock:
-            before = table.connected.get(member, 0)
-            after = max(0, before + delta)
-            table.connected[member] = after
-            if (before > 0) == (after > 0):
-                return
-            if after == 0:
-                table.away_since[member] = now_ms()
-            version = table.version + 1
-            deadlines = self._plan(table, fresh=False)
-            table.deadlines = deadlines
-            if not self.closing:
-                await self.store.save_deadlines(
-                    table.id, version=version, deadlines=timers.rows(table)
-                )
-            table.version = version
-        if not self.closing:
-            self._arm(table)
-            await self.changed(table)
+        """A player connection opened (+1) or closed (-1) here (`presence.py`)."""
+        await self.present.change(table, member, delta)
 
     # ---- games ---------------------------------------------------------------------
     async def start_game(self, table: Table, member: str | None, *, rematch: bool) -> None:
         self.host_only(table, member)
+        await self._start_game(table, rematch)
+
+    @retried
+    async def _start_game(self, table: Table, rematch: bool) -> None:
         async with table.lock:
             if table.playing:
                 raise ProtocolError("game_running", "a game is running at this table", 409)
@@ -272,7 +259,7 @@ class TableService:
             draft.status = "playing"
             draft.games = table.games + 1
             draft.deadlines = {}
-            draft.deadlines = self._plan(draft, fresh=True)
+            draft.deadlines = self.plan(draft, fresh=True)
             run = draft.run
             await self.store.start_game(
                 table.id,
@@ -295,9 +282,10 @@ class TableService:
             table.seats, table.run, table.status = draft.seats, draft.run, "playing"
             table.games, table.deadlines, table.version = draft.games, draft.deadlines, version
             table.bots = {}
-        self._arm(table)
+        self.clock.arm(table)
         await self.changed(table)
 
+    @retried
     async def play(
         self,
         table: Table,
@@ -358,7 +346,7 @@ class TableService:
                 and state.phase == run.state.phase
                 and state.phase in REACTION_PHASES
             )
-            draft.deadlines = self._plan(draft, fresh=not same_window)
+            draft.deadlines = self.plan(draft, fresh=not same_window)
             await self.store.append_events(
                 table.id,
                 events,
@@ -369,14 +357,14 @@ class TableService:
             )
             table.run, table.status, table.deadlines = new_run, draft.status, draft.deadlines
             table.version, table.last_winner = version, last_winner
-        self._arm(table)
+        self.clock.arm(table)
         await self.changed(table)
 
     async def record(self, table: Table, number: int) -> dict[str, Any]:
         """Game `number`'s coup-record/1, once it is over (the seed is secret until then)."""
         return await games.record(self.store, table, number)
 
-    def _plan(self, table: Table, *, fresh: bool) -> dict[int, Deadline]:
+    def plan(self, table: Table, *, fresh: bool) -> dict[int, Deadline]:
         return timers.plan(
             table,
             now=now_ms(),
@@ -385,48 +373,27 @@ class TableService:
             fresh=fresh,
         )
 
-    # ---- the clock -----------------------------------------------------------------
-    def _arm(self, table: Table) -> None:
-        current = asyncio.current_task()
-        if table.clock is not None and table.clock is not current and not table.clock.done():
-            table.clock.cancel()
-        table.clock = None
-        if self.closing or not table.deadlines:
-            return
-        due = min(d.due_at for d in table.deadlines.values())
-        table.clock = asyncio.create_task(self._tick(table, due))
-
-    async def _tick(self, table: Table, due: int) -> None:
-        delay = (due - now_ms()) / 1000
-        if delay > 0:
-            await asyncio.sleep(delay)
-        try:
-            await games.fire(self, table)
-        except Exception:
-            # E.g. the database was briefly unavailable: nothing changed; try again soon,
-            # so that the game never hangs.
-            log.exception("table %s: the clock failed; retrying in a second", table.id)
-            await asyncio.sleep(1.0)
-            self._arm(table)
-
-    # ---- telling the connections ---------------------------------------------------
-    async def changed(self, table: Table) -> None:
+    # ---- telling ----------------------------------------------------------------------
+    async def changed(self, table: Table, presence: str | None = None) -> None:
+        """A change was committed: show it to this process's sockets, then tell the other
+        processes on the bus (with the moves, so that they need not read the store)."""
         table.touched = time.monotonic()
-        if not self.closing:
-            # Shielded: a clock task cancelled right after its move must still tell.
-            await asyncio.shield(self.bus.publish(table.id, str(table.version)))
+        if self.closing:
+            return
+        message = self.catchup.message(table, presence)
+        self.broadcast(table)
+        # Shielded: a clock task cancelled right after its move must still tell.
+        await asyncio.shield(self.bus.publish(table.id, message))
 
     async def watch(self, table: Table) -> None:
-        """A socket of `table` opened here: hear of the table's changes."""
+        """A socket of `table` opened here: subscribe (confirmed), then catch up: whatever
+        another process commits from now on is heard, whatever it committed before is read."""
         await self.bus.watch(table.id)
+        if self.store.shared:
+            await self.catchup.refresh(table)
 
     async def unwatch(self, table: Table) -> None:
         await self.bus.unwatch(table.id)
-
-    async def _on_bus(self, table_id: str, _message: str) -> None:
-        table = self.tables.get(table_id)
-        if table is not None:
-            self.broadcast(table)
 
     def broadcast(self, table: Table) -> None:
         conns = self.hub.of(table.id)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from sqlalchemy import Column, Connection, Integer, Table, inspect, select, text
 
-from coup.store import processes as _processes  # noqa: F401  (its tables join the metadata)
 from coup.store import schema as s
 
 SCHEMA_VERSION = 2

@@ -18,11 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
-    BigInteger,
-    Column,
     Connection,
-    String,
-    Table,
     delete,
     func,
     insert,
@@ -34,28 +30,13 @@ from sqlalchemy import (
 )
 
 from coup.store import schema as s
+from coup.store import sql
 
 if TYPE_CHECKING:
     from coup.store.sql import SqlStore
 
 Row = dict[str, Any]
-
-processes = Table(
-    "coup_processes",
-    s.metadata,
-    Column("id", String(32), primary_key=True),
-    Column("started_at", BigInteger, nullable=False),
-    Column("seen_at", BigInteger, nullable=False),
-)
-
-presence = Table(
-    "coup_presence",
-    s.metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("member", String(64), primary_key=True),
-    Column("process", String(32), primary_key=True),
-    Column("since", BigInteger, nullable=False),
-)
+DEAD_AFTER = 10_000  # ms without a heartbeat: the process is dead
 
 
 @dataclass
@@ -77,14 +58,14 @@ def _no_flush_wait(conn: Connection) -> None:
 
 
 def _alive(now: int, dead_after: int) -> Any:
-    return select(processes.c.id).where(processes.c.seen_at >= now - dead_after)
+    return select(s.processes.c.id).where(s.processes.c.seen_at >= now - dead_after)
 
 
 def _connected(conn: Connection, table_id: str, now: int, dead_after: int) -> dict[str, int]:
     rows = conn.execute(
-        select(presence.c.member, func.count())
-        .where(presence.c.table_id == table_id, presence.c.process.in_(_alive(now, dead_after)))
-        .group_by(presence.c.member)
+        select(s.presence.c.member, func.count())
+        .where(s.presence.c.table_id == table_id, s.presence.c.process.in_(_alive(now, dead_after)))
+        .group_by(s.presence.c.member)
     )
     return {str(m): int(n) for m, n in rows}
 
@@ -109,36 +90,14 @@ async def changes(
             return None
         row = dict(found._mapping)
         settings = row.pop("settings")
-        seats = [
-            dict(r._mapping)
-            for r in conn.execute(
-                select(s.seats).where(s.seats.c.table_id == table_id).order_by(s.seats.c.seat)
-            )
-        ]
+        seats = sql.seat_rows(conn, table_id)
         events: list[Row] = []
         if int(row["games"]) == game and game > 0:
-            e = s.events
-            events = [
-                dict(r._mapping)
-                for r in conn.execute(
-                    select(e)
-                    .where(e.c.table_id == table_id, e.c.game == game, e.c.seq >= seq)
-                    .order_by(e.c.seq)
-                )
-            ]
-        chat = [
-            dict(r._mapping)
-            for r in conn.execute(
-                select(s.chat)
-                .where(s.chat.c.table_id == table_id, s.chat.c.id > chat_after)
-                .order_by(s.chat.c.id.desc())
-                .limit(50)
-            )
-        ][::-1]
-        deadlines = [
-            dict(r._mapping)
-            for r in conn.execute(select(s.deadlines).where(s.deadlines.c.table_id == table_id))
-        ]
+            e = s.events.c
+            query = select(s.events).where(e.table_id == table_id, e.game == game, e.seq >= seq)
+            events = sql.rows(conn, query.order_by(e.seq))
+        chat = sql.chat_rows(conn, table_id, after=chat_after, limit=50)
+        deadlines = sql.deadline_rows(conn, table_id)
         connected = _connected(conn, table_id, now, dead_after)
         return Changes(row, settings, seats, events, chat, deadlines, connected)
 
@@ -166,19 +125,19 @@ async def set_presence(
     def fn(conn: Connection) -> None:
         _no_flush_wait(conn)  # connections are not durable state: a crash forgets them anyway
         store._bump(conn, table_id, version)
-        p = presence.c
+        p = s.presence.c
         conn.execute(
-            delete(presence).where(p.table_id == table_id, p.member == member, p.process == process)
+            delete(s.presence).where(
+                p.table_id == table_id, p.member == member, p.process == process
+            )
         )
         if present:
             conn.execute(
-                insert(presence).values(
+                insert(s.presence).values(
                     table_id=table_id, member=member, process=process, since=now
                 )
             )
-        conn.execute(delete(s.deadlines).where(s.deadlines.c.table_id == table_id))
-        if deadlines:
-            conn.execute(insert(s.deadlines), [{**d, "table_id": table_id} for d in deadlines])
+        sql.replace_rows(conn, s.deadlines, table_id, deadlines)
 
     await store._run(fn)
 
@@ -186,9 +145,11 @@ async def set_presence(
 async def heartbeat(store: SqlStore, process: str, now: int) -> None:
     def fn(conn: Connection) -> None:
         _no_flush_wait(conn)
-        done = conn.execute(update(processes).where(processes.c.id == process).values(seen_at=now))
+        done = conn.execute(
+            update(s.processes).where(s.processes.c.id == process).values(seen_at=now)
+        )
         if done.rowcount == 0:
-            conn.execute(insert(processes).values(id=process, started_at=now, seen_at=now))
+            conn.execute(insert(s.processes).values(id=process, started_at=now, seen_at=now))
 
     await store._run(fn)
 
@@ -198,12 +159,12 @@ async def reap(store: SqlStore, now: int, dead_after: int) -> list[str]:
 
     def fn(conn: Connection) -> list[str]:
         gone = conn.execute(
-            delete(presence)
-            .where(presence.c.process.not_in(_alive(now, dead_after)))
-            .returning(presence.c.table_id)
+            delete(s.presence)
+            .where(s.presence.c.process.not_in(_alive(now, dead_after)))
+            .returning(s.presence.c.table_id)
         )
         tables = sorted({str(r[0]) for r in gone})
-        conn.execute(delete(processes).where(processes.c.seen_at < now - 10 * dead_after))
+        conn.execute(delete(s.processes).where(s.processes.c.seen_at < now - 10 * dead_after))
         return tables
 
     return await store._run(fn)
@@ -214,12 +175,25 @@ async def leave(store: SqlStore, process: str) -> list[str]:
 
     def fn(conn: Connection) -> list[str]:
         gone = conn.execute(
-            delete(presence).where(presence.c.process == process).returning(presence.c.table_id)
+            delete(s.presence)
+            .where(s.presence.c.process == process)
+            .returning(s.presence.c.table_id)
         )
-        conn.execute(delete(processes).where(processes.c.id == process))
+        conn.execute(delete(s.processes).where(s.processes.c.id == process))
         return sorted({str(r[0]) for r in gone})
 
     return await store._run(fn)
+
+
+async def forget_others(store: SqlStore, process: str) -> None:
+    """The only process on this store starts: every other process's rows are from an
+    earlier run (a crash or a kill leaves them behind)."""
+
+    def fn(conn: Connection) -> None:
+        conn.execute(delete(s.presence).where(s.presence.c.process != process))
+        conn.execute(delete(s.processes).where(s.processes.c.id != process))
+
+    await store._run(fn)
 
 
 async def claim(store: SqlStore, *, now: int, lease_ms: int, limit: int = 64) -> list[Row]:
@@ -271,7 +245,7 @@ async def count_rows(store: SqlStore) -> dict[str, Any]:
         for name, table in (
             ("events", s.events),
             ("deadlines", s.deadlines),
-            ("presence", presence),
+            ("presence", s.presence),
         ):
             out[name] = conn.execute(select(func.count()).select_from(table)).scalar()
         return out

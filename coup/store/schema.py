@@ -6,6 +6,8 @@ bytes. Times are integer milliseconds since the Unix epoch.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -21,25 +23,43 @@ from sqlalchemy import (
 
 metadata = MetaData()
 
+
+def _of_tables(
+    name: str, *columns: Column[Any] | Index | UniqueConstraint, key: bool = True
+) -> Table:
+    """A table of rows that belong to one online table: `table_id` first (the first part of
+    the primary key when `key`)."""
+    return Table(
+        name, metadata, Column("table_id", String(32), primary_key=key, nullable=False), *columns
+    )
+
+
+def _int(name: str, *, nullable: bool = False, key: bool = False) -> Column[int]:
+    return Column(name, Integer, nullable=nullable, primary_key=key)
+
+
+def _ms(name: str, *, nullable: bool = False) -> Column[int]:
+    """A time: integer milliseconds since the Unix epoch."""
+    return Column(name, BigInteger, nullable=nullable)
+
+
 # One row per table (a private link). `version` is the last version any client saw.
 tables = Table(
     "coup_tables",
     metadata,
     Column("id", String(32), primary_key=True),
-    Column("created_at", BigInteger, nullable=False),
+    _ms("created_at"),
     Column("settings", Text, nullable=False),
     Column("status", String(16), nullable=False),
     Column("version", BigInteger, nullable=False),
-    Column("games", Integer, nullable=False),
+    _int("games"),
     Column("last_winner", String(64), nullable=True),  # member id of the last winner
 )
 
 # Who sits where. Tokens are kept only as their SHA-256.
-seats = Table(
+seats = _of_tables(
     "coup_seats",
-    metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
+    _int("seat", key=True),
     Column("member", String(64), nullable=False),
     Column("name", String(64), nullable=False),
     Column("kind", String(8), nullable=False),
@@ -49,34 +69,31 @@ seats = Table(
 )
 
 # One row per game: the record's header (everything but the moves; includes the seed).
-games = Table(
+games = _of_tables(
     "coup_games",
-    metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("game", Integer, primary_key=True),
+    _int("game", key=True),
     Column("header", Text, nullable=False),
     Column("commitment", String(64), nullable=False),
     Column("members", Text, nullable=False),
     Column("status", String(16), nullable=False),
-    Column("winner", Integer, nullable=True),
-    Column("started_at", BigInteger, nullable=False),
-    Column("ended_at", BigInteger, nullable=True),
+    _int("winner", nullable=True),
+    _ms("started_at"),
+    _ms("ended_at", nullable=True),
 )
 
 # The event log: a move is accepted by inserting the next seq.
-events = Table(
+events = _of_tables(
     "coup_events",
-    metadata,
-    Column("table_id", String(32), nullable=False),
-    Column("game", Integer, nullable=False),
-    Column("seq", Integer, nullable=False),
-    Column("seat", Integer, nullable=False),
+    _int("game"),
+    _int("seq"),
+    _int("seat"),
     Column("move", String(64), nullable=False),
     Column("draw", Text, nullable=True),
     Column("timeout", Boolean, nullable=False),
-    Column("step", Integer, nullable=True),  # index in the view's history, for timeouts
-    Column("at", BigInteger, nullable=False),
+    _int("step", nullable=True),  # index in the view's history, for timeouts
+    _ms("at"),
     UniqueConstraint("table_id", "game", "seq", name="coup_events_game_seq"),
+    key=False,
 )
 
 chat = Table(
@@ -86,25 +103,41 @@ chat = Table(
         "id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
     ),
     Column("table_id", String(32), nullable=False),
-    Column("seat", Integer, nullable=False),
+    _int("seat"),
     Column("name", String(64), nullable=False),
     Column("text", Text, nullable=False),
-    Column("at", BigInteger, nullable=False),
+    _ms("at"),
     Index("coup_chat_table", "table_id", "id"),
 )
 
 # When a timer or a bot must move next, so that a restarted server resumes on time.
-deadlines = Table(
+deadlines = _of_tables(
     "coup_deadlines",
-    metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
+    _int("seat", key=True),
     Column("kind", String(16), nullable=False),
-    Column("due_at", BigInteger, nullable=False),
-    Column("seconds", Integer, nullable=False),
-    Column("game", Integer, nullable=False),
-    Column("seq", Integer, nullable=False),
+    _ms("due_at"),
+    _int("seconds"),
+    _int("game"),
+    _int("seq"),
     # Several processes (PostgreSQL): the one that claimed this deadline (FOR UPDATE SKIP
     # LOCKED) until when; after that another process may take it over (coup/store/processes.py).
-    Column("claimed_until", BigInteger, nullable=True),
+    _ms("claimed_until", nullable=True),
+)
+
+# Several processes on one database (coup/store/processes.py): every process writes its
+# heartbeat here; one not seen for a while is dead.
+processes = Table(
+    "coup_processes",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    _ms("started_at"),
+    _ms("seen_at"),
+)
+
+# One row per (table, member, process) while that process holds a connection of member.
+presence = _of_tables(
+    "coup_presence",
+    Column("member", String(64), primary_key=True),
+    Column("process", String(32), primary_key=True),
+    _ms("since"),
 )

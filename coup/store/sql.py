@@ -88,7 +88,7 @@ class SqlStore:
         self._executor: ThreadPoolExecutor | None = None
         self._write_lock = asyncio.Lock()
         # Several processes: every write that bumps a table's version also checks it was
-        # the one before (`version - 1`), else Conflict (set by coup.server.cluster).
+        # the one before (`version - 1`), else Conflict (the table service sets it).
         self.check_versions = False
         # PostgreSQL: a move that does not end the game is written by one statement
         # (coup/store/onestatement.py); off only to compare (`coup bench --store`).
@@ -104,6 +104,11 @@ class SqlStore:
             self.engine = create_async_engine(full, **kwargs)
             if self.sqlite:
                 event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+
+    @property
+    def shared(self) -> bool:
+        """Several server processes may write this database at once (PostgreSQL)."""
+        return not self.sqlite
 
     async def _run(self, fn: Callable[[Connection], T]) -> T:
         """Run `fn` in one transaction; commit if it returns, roll back if it raises."""
@@ -159,7 +164,7 @@ class SqlStore:
     ) -> None:
         def fn(conn: Connection) -> None:
             self._bump(conn, table_id, version, settings=json.dumps(settings), status=status)
-            _replace_seats(conn, table_id, seats)
+            replace_rows(conn, s.seats, table_id, seats)
 
         await self._run(fn)
 
@@ -181,7 +186,7 @@ class SqlStore:
     ) -> None:
         def fn(conn: Connection) -> None:
             self._bump(conn, table_id, version, status="playing", games=games)
-            _replace_seats(conn, table_id, seats)
+            replace_rows(conn, s.seats, table_id, seats)
             conn.execute(
                 insert(s.games).values(
                     **game,
@@ -192,7 +197,7 @@ class SqlStore:
             )
             if events:
                 conn.execute(insert(s.events), [{**e, "table_id": table_id} for e in events])
-            _replace_deadlines(conn, table_id, deadlines)
+            replace_rows(conn, s.deadlines, table_id, deadlines)
 
         await self._run(fn)
 
@@ -234,7 +239,7 @@ class SqlStore:
                 )
             values.pop("version")
             self._bump(conn, table_id, version, **values)
-            _replace_deadlines(conn, table_id, deadlines)
+            replace_rows(conn, s.deadlines, table_id, deadlines)
 
         try:
             await self._run(fn)
@@ -244,7 +249,7 @@ class SqlStore:
     async def save_deadlines(self, table_id: str, *, version: int, deadlines: list[Row]) -> None:
         def fn(conn: Connection) -> None:
             self._bump(conn, table_id, version)
-            _replace_deadlines(conn, table_id, deadlines)
+            replace_rows(conn, s.deadlines, table_id, deadlines)
 
         await self._run(fn)
 
@@ -273,26 +278,10 @@ class SqlStore:
             if row is None:
                 return None
             trow = dict(row._mapping)
-            seats = [
-                dict(r._mapping)
-                for r in conn.execute(
-                    select(s.seats).where(s.seats.c.table_id == table_id).order_by(s.seats.c.seat)
-                )
-            ]
+            seats = seat_rows(conn, table_id)
             game = _load_game(conn, table_id, trow["games"]) if trow["games"] > 0 else None
-            chat = [
-                dict(r._mapping)
-                for r in conn.execute(
-                    select(s.chat)
-                    .where(s.chat.c.table_id == table_id)
-                    .order_by(s.chat.c.id.desc())
-                    .limit(chat_limit)
-                )
-            ][::-1]
-            deadlines = [
-                dict(r._mapping)
-                for r in conn.execute(select(s.deadlines).where(s.deadlines.c.table_id == table_id))
-            ]
+            chat = chat_rows(conn, table_id, after=0, limit=chat_limit)
+            deadlines = deadline_rows(conn, table_id)
             settings = json.loads(trow.pop("settings"))
             return TableData(trow, settings, seats, game, chat, deadlines)
 
@@ -312,16 +301,32 @@ class SqlStore:
             raise Conflict(f"table {table_id} is past version {version - 1}")
 
 
-def _replace_seats(conn: Connection, table_id: str, seats: list[Row]) -> None:
-    conn.execute(delete(s.seats).where(s.seats.c.table_id == table_id))
-    if seats:
-        conn.execute(insert(s.seats), [{**x, "table_id": table_id} for x in seats])
+def rows(conn: Connection, query: Any) -> list[Row]:
+    return [dict(r._mapping) for r in conn.execute(query)]
 
 
-def _replace_deadlines(conn: Connection, table_id: str, deadlines: list[Row]) -> None:
-    conn.execute(delete(s.deadlines).where(s.deadlines.c.table_id == table_id))
-    if deadlines:
-        conn.execute(insert(s.deadlines), [{**d, "table_id": table_id} for d in deadlines])
+def seat_rows(conn: Connection, table_id: str) -> list[Row]:
+    return rows(
+        conn, select(s.seats).where(s.seats.c.table_id == table_id).order_by(s.seats.c.seat)
+    )
+
+
+def chat_rows(conn: Connection, table_id: str, *, after: int, limit: int) -> list[Row]:
+    """The last `limit` chat lines after id `after`, oldest first."""
+    c = s.chat.c
+    query = select(s.chat).where(c.table_id == table_id, c.id > after)
+    return rows(conn, query.order_by(c.id.desc()).limit(limit))[::-1]
+
+
+def deadline_rows(conn: Connection, table_id: str) -> list[Row]:
+    return rows(conn, select(s.deadlines).where(s.deadlines.c.table_id == table_id))
+
+
+def replace_rows(conn: Connection, table: Any, table_id: str, new: list[Row]) -> None:
+    """All of a table's rows of `table` (seats, deadlines) replaced by `new`."""
+    conn.execute(delete(table).where(table.c.table_id == table_id))
+    if new:
+        conn.execute(insert(table), [{**x, "table_id": table_id} for x in new])
 
 
 def _load_game(conn: Connection, table_id: str, game: int) -> GameData | None:
@@ -331,14 +336,10 @@ def _load_game(conn: Connection, table_id: str, game: int) -> GameData | None:
     if row is None:
         return None
     grow = dict(row._mapping)
-    events = [
-        dict(r._mapping)
-        for r in conn.execute(
-            select(s.events)
-            .where(s.events.c.table_id == table_id, s.events.c.game == game)
-            .order_by(s.events.c.seq)
-        )
-    ]
+    e = s.events.c
+    events = rows(
+        conn, select(s.events).where(e.table_id == table_id, e.game == game).order_by(e.seq)
+    )
     header = json.loads(grow.pop("header"))
     members = json.loads(grow.pop("members"))
     return GameData(grow, header, members, events)

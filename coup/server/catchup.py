@@ -1,0 +1,262 @@
+"""A table in memory brought up to the store: built from its rows, caught up with what
+other processes committed, and the bus messages this process sends and hears.
+
+After every change the service publishes `bus_message.encode(...)`: when the change was
+only moves, the message carries them, and a process whose copy is exactly one change
+behind plays them on its copy without reading the store; any other message (or a gap)
+makes it read what changed (`processes.changes`). A process ignores its own messages,
+so with one process and the memory bus nothing here runs after a change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
+
+import coup
+from coup.server import bus_message, games
+from coup.server.protocol import ProtocolError, now_ms
+from coup.server.table import GameRun, Seat, Table
+from coup.store import Conflict, TableData
+from coup.store import processes as db
+
+if TYPE_CHECKING:
+    from coup.server.service import TableService
+
+log = logging.getLogger("coup.server")
+T = TypeVar("T")
+P = ParamSpec("P")
+ATTEMPTS = 20  # a write that keeps losing races this often gives up with `internal`
+
+
+class Writer(Protocol):
+    stats: dict[str, int]
+    catchup: CatchUp
+
+
+W = TypeVar("W", bound=Writer)
+
+
+def retried(
+    change: Callable[Concatenate[W, Table, P], Awaitable[T]],
+) -> Callable[Concatenate[W, Table, P], Awaitable[T]]:
+    """A change to a table, run again after catching up when another process wrote the
+    table first (the store raised `Conflict`); the change re-checks everything."""
+
+    async def run(writer: W, table: Table, /, *args: P.args, **kw: P.kwargs) -> T:
+        for _ in range(ATTEMPTS):
+            try:
+                return await change(writer, table, *args, **kw)
+            except Conflict:
+                writer.stats["conflicts"] += 1
+                await writer.catchup.refresh(table)
+        raise ProtocolError("internal", "the table is too busy right now; try again")
+
+    return run
+
+
+def seats_of(rows: list[dict[str, Any]], cap: int) -> list[Seat | None]:
+    seats: list[Seat | None] = [None] * cap
+    for s in rows:
+        seats[s["seat"]] = Seat(
+            s["member"], s["name"], s["kind"], s["level"], s["token_hash"], bool(s["host"])
+        )
+    return seats
+
+
+class CatchUp:
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.store = service.store
+        self.stats = service.stats
+        self._heard: dict[str, list[tuple[int | None, dict[str, Any] | None]]] = {}
+        self._catching_up: dict[str, asyncio.Task[None]] = {}
+        self._marks: dict[str, bus_message.Mark] = {}  # where each table stood when last told
+
+    async def stop(self) -> None:
+        for task in list(self._catching_up.values()):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    def forget(self, table_id: str) -> None:
+        self._marks.pop(table_id, None)
+
+    # ---- from the store ----------------------------------------------------------------
+    def build(self, data: TableData) -> Table:
+        """The table in memory from its stored rows (the game replayed from its log)."""
+        r = data.row
+        seats = seats_of(data.seats, int(data.settings["seats"]))
+        table = Table(
+            r["id"], data.settings, seats, r["status"], int(r["version"]), int(r["games"])
+        )
+        table.last_winner = r["last_winner"]
+        for c in data.chat:
+            table.chat.append({k: c[k] for k in ("id", "seat", "name", "text", "at")})
+        if data.game is not None:
+            g = data.game
+            moves = [games.event_move(e) for e in g.events]
+            state = coup.replay({**g.header, "moves": moves})
+            timeouts = [{"index": e["step"], "seat": e["seat"]} for e in g.events if e["timeout"]]
+            table.run = GameRun(
+                g.row["game"], state, g.header, g.members, moves, timeouts, table.version
+            )
+            now = now_ms()
+            for sitter in seats:
+                if sitter is not None and sitter.kind == "human":
+                    table.away_since[sitter.member] = now
+            table.deadlines = bus_message.deadlines(table, data.deadlines)
+            table.deadlines = self.service.plan(table, fresh=False)
+        return table
+
+    async def refresh(self, table: Table, *, extras: bool = False) -> None:
+        async with table.lock:
+            await self.refresh_locked(table, extras=extras)
+
+    async def refresh_locked(self, table: Table, *, extras: bool = False) -> None:
+        """Bring `table` up to the store (the caller holds `table.lock`); `extras` reads
+        everything but the game even when the version did not move."""
+        run = table.run
+        changes = await db.changes(
+            self.store,
+            table.id,
+            known_version=-1 if extras else table.version,
+            game=run.number if run is not None else 0,
+            seq=run.seq if run is not None else 0,
+            chat_after=int(table.chat[-1]["id"]) if table.chat else 0,
+            now=now_ms(),
+            dead_after=db.DEAD_AFTER,
+        )
+        if changes is None:
+            return
+        self.stats["refreshes"] += 1
+        row = changes.row
+        if int(row["games"]) != table.games or (run is None) != (int(row["games"]) == 0):
+            await self._rebuild_into(table)
+        else:
+            if run is not None and changes.events:
+                try:
+                    table.run = bus_message.advance_events(run, changes.events, int(row["version"]))
+                except Exception:  # noqa: BLE001 - a gap or a mismatch: start from scratch
+                    log.warning("table %s: rebuilding after a failed catch-up", table.id)
+                    await self._rebuild_into(table)
+                    changes = None
+            if changes is not None:
+                self._apply_lobby(table, changes)
+        if changes is not None:
+            table.chat.extend(changes.chat)
+        await self.sync_presence(table, changes)
+        self._marks[table.id] = bus_message.mark(table)
+
+    async def _rebuild_into(self, table: Table) -> None:
+        self.stats["rebuilds"] += 1
+        data = await self.store.load_table(table.id)
+        if data is None:
+            return
+        fresh = self.build(data)
+        table.settings, table.seats, table.status = fresh.settings, fresh.seats, fresh.status
+        table.version, table.games = fresh.version, fresh.games
+        table.last_winner, table.run, table.chat, table.bots = (
+            fresh.last_winner,
+            fresh.run,
+            fresh.chat,
+            {},
+        )
+        table.deadlines = bus_message.deadlines(table, data.deadlines)
+
+    def _apply_lobby(self, table: Table, changes: db.Changes) -> None:
+        row = changes.row
+        table.settings = json.loads(changes.settings)
+        table.seats = seats_of(changes.seats, int(table.settings["seats"]))
+        table.status, table.version = str(row["status"]), int(row["version"])
+        table.last_winner = row["last_winner"]
+        table.deadlines = bus_message.deadlines(table, changes.deadlines)
+
+    async def sync_presence(self, table: Table, changes: db.Changes | None) -> None:
+        """The seats' connections as the live processes' presence rows say."""
+        if changes is not None:
+            connected = changes.connected
+        else:
+            connected = await db.connected(
+                self.store, table.id, now=now_ms(), dead_after=db.DEAD_AFTER
+            )
+        now = now_ms()
+        for member, before in list(table.connected.items()):
+            if before > 0 and connected.get(member, 0) == 0:
+                table.away_since[member] = now
+        table.connected = dict(connected)
+
+    # ---- the bus -----------------------------------------------------------------------
+    def message(self, table: Table, presence: str | None) -> str:
+        """The bus message telling of the change just committed to `table`."""
+        service = self.service
+        before = self._marks.get(table.id)
+        message = bus_message.encode(service.process, table, before, presence)
+        plain = message.count(" ") == 1  # no moves sent along: the others read the store
+        self.stats["sent_plain" if plain else "sent_moves"] += 1
+        now = bus_message.mark(table)
+        if service.log_stats and plain and before and len(self.stats) < 40:
+            key = f"plain dv={now.version - before.version} dseq={now.seq - before.seq} dg={now.game - before.game}"
+            self.stats[key] = self.stats.get(key, 0) + 1
+        self._marks[table.id] = now
+        return message
+
+    async def hear(self, table_id: str, message: str) -> None:
+        """A bus message: another process changed `table_id`."""
+        service = self.service
+        if message.startswith(service.process + " ") or table_id not in service.tables:
+            return  # our own message, or a table we do not hold
+        if not service.hub.of(table_id):
+            return  # nobody here to tell: `get()` catches up when the table is next used
+        _origin, version, payload = bus_message.decode(message)
+        self._heard.setdefault(table_id, []).append((version, payload))
+        if table_id not in self._catching_up:
+            self._catching_up[table_id] = asyncio.create_task(self._catch_up(table_id))
+
+    async def _catch_up(self, table_id: str) -> None:
+        """Apply the messages heard of a table in order: moves sent along are played on
+        our copy; anything else (or a gap) reads the store. Then push the views."""
+        try:
+            while self._heard.get(table_id):
+                pending = self._heard.pop(table_id)
+                table = self.service.tables.get(table_id)
+                if table is None:
+                    return
+                try:
+                    async with table.lock:
+                        read = False
+                        for version, payload in pending:
+                            if version is not None and version <= table.version:
+                                continue  # we have it already (e.g. caught up after a conflict)
+                            if read or payload is None or version is None:
+                                read = True
+                                self.stats["plain_in"] += 1
+                            elif bus_message.apply(table, version, payload, now_ms()):
+                                self.stats["applied"] += 1
+                            else:
+                                read = True
+                                self.stats["missed"] += 1
+                        if read:
+                            await self.refresh_locked(table)
+                        self._marks[table.id] = bus_message.mark(table)
+                except Exception:
+                    log.exception("table %s: catching up failed", table_id)
+                self.service.broadcast(table)
+        finally:
+            self._catching_up.pop(table_id, None)
+
+    async def resync(self) -> None:
+        """Catch up every table we hold sockets for whose version moved without us
+        hearing of it (a lost bus message, a Redis reconnect)."""
+        service = self.service
+        ids = [t for t in list(service.hub.tables) if t in service.tables]
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            stored = await db.versions(self.store, chunk)
+            for table_id in chunk:
+                table = service.tables.get(table_id)
+                if table is not None and stored.get(table_id, table.version) > table.version:
+                    await self.hear(table_id, "resync")
