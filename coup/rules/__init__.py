@@ -63,8 +63,8 @@ def new_game(
     settings = _settings(len(names), characters, copies, draft, treasury, first, reformation)
     if seed is None:
         seed = secrets.randbits(128)
-    elif type(seed) is not int:
-        raise SettingsError(f"seed must be an integer, not {seed!r}")
+    elif type(seed) is not int or seed < 0:
+        raise SettingsError(f"seed must be a non-negative integer, not {seed!r}")
     fixed = check_deal(settings, deal) if deal is not None else None
     return State.start(settings, names, seed, fixed)
 

@@ -26,7 +26,7 @@ def characters_in(variant: str) -> tuple[str, ...]:
 
 
 def default_copies(players: int) -> int:
-    """Copies of each character: 3 for 2–6 players, 4 for 7–8, 5 for 9–10 (RULES.md)."""
+    """Copies of each character: 3 for 2–6 players, 4 for 7–8, 5 for 9–10 (docs/rules.md)."""
     if players <= 6:
         return 3
     if players <= 8:

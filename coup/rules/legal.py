@@ -1,4 +1,4 @@
-"""Legal moves for a seat, phase by phase (RULES.md: "A turn", "Order of one turn",
+"""Legal moves for a seat, phase by phase (docs/rules.md: "Your turn", "The order of a turn",
 "Reformation")."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Moves and their notation (RECORDS.md): ``income``, ``steal 2``, ``keep duke contessa``,
+"""Moves and their notation (docs/records.md): ``income``, ``steal 2``, ``keep duke contessa``,
 ``allegiance loyalist``, ``convert``, ``convert 3``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Game records, `coup-record/1` (RECORDS.md): write them, check them, replay them."""
+"""Game records, `coup-record/1` (docs/records.md): write them, check them, replay them."""
 
 from __future__ import annotations
 
@@ -33,6 +33,32 @@ class InvalidRecordError(ValueError):
         super().__init__(text)
 
 
+#: Seeds above this are written as decimal strings: a JavaScript number holds no more exactly.
+EXACT_IN_JSON = 2**53
+
+
+def seed_as_written(seed: int) -> int | str:
+    """A record's ``seed``: the number itself, or its decimal string above 2^53."""
+    return str(seed) if seed > EXACT_IN_JSON else seed
+
+
+def read_seed(raw: Any) -> int:
+    """A record's ``seed`` (a JSON number or a decimal string); raises InvalidRecordError."""
+    if type(raw) is int and raw >= 0:
+        return raw
+    if (
+        isinstance(raw, str)
+        and 0 < len(raw) <= 100
+        and raw.isascii()
+        and raw.isdigit()
+        and (raw == "0" or raw[0] != "0")
+    ):
+        return int(raw)
+    raise InvalidRecordError(
+        f"seed must be a non-negative integer or its decimal string, not {raw!r:.60}"
+    )
+
+
 def commitment(seed: int) -> str:
     """The fair-shuffle commitment of a seed: hex SHA-256 of ``str(seed)``."""
     return hashlib.sha256(str(seed).encode()).hexdigest()
@@ -56,7 +82,7 @@ def write_record(s: State) -> Record:
         "players": list(s.names),
         "settings": s.settings.as_dict(),
         "deal": s.deal.as_dict(),
-        "seed": s.seed,
+        "seed": seed_as_written(s.seed),
         "moves": moves,
     }
 
@@ -83,9 +109,7 @@ def replay(
     names = record.get("players")
     if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
         raise InvalidRecordError("players must be a list of names")
-    seed = record.get("seed", 0)
-    if type(seed) is not int:
-        raise InvalidRecordError(f"seed must be an integer, not {seed!r}")
+    seed = read_seed(record.get("seed", 0))
     try:
         settings = parse_settings(len(names), record.get("settings"))
         deal = None
@@ -128,7 +152,7 @@ def replay(
 
 
 def final_state_json(s: State) -> dict[str, Any]:
-    """The `coup replay --json` object (RECORDS.md); `reserve` and each player's
+    """The `coup replay --json` object (docs/records.md); `reserve` and each player's
     `allegiance` only in Reformation games."""
     players: list[dict[str, Any]] = [
         {
@@ -166,8 +190,11 @@ def verify(record: Record) -> tuple[bool, str]:
     promised = record.get("commitment")
     if not isinstance(promised, str):
         return False, "the record carries no commitment"
-    seed = record.get("seed")
-    if type(seed) is not int or commitment(seed) != promised.lower():
+    try:
+        seed = read_seed(record.get("seed"))
+    except InvalidRecordError:
+        return False, "the record carries no valid seed"
+    if commitment(seed) != promised.lower():
         return False, "the seed does not match the commitment"
     played = replay(record)
     try:

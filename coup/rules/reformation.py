@@ -1,4 +1,4 @@
-"""Reformation (RULES.md, "Reformation"): allegiances, the Treasury Reserve, conversion,
+"""Reformation (docs/rules.md, "Reformation"): allegiances, the Treasury Reserve, conversion,
 embezzlement, and the same-allegiance restriction on targets and on blocking Foreign Aid.
 
 Functions over the game's data (`Board`); the moves that use them are in turn.py.

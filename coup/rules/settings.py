@@ -37,7 +37,7 @@ class Settings:
         first: int = 0,
         reformation: bool = False,
     ) -> Settings:
-        """Settings with RULES.md defaults filled in, checked; raises SettingsError."""
+        """Settings with the defaults of docs/rules.md filled in, checked; raises SettingsError."""
         if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise SettingsError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {players!r}")
         if characters not in VARIANTS:
@@ -152,7 +152,7 @@ def parse_settings(players: int, raw: Any) -> Settings:
         raw = {}
     if not isinstance(raw, dict):
         raise SettingsError("settings must be an object")
-    # Unknown keys are ignored, as RECORDS.md asks of readers.
+    # Unknown keys are ignored, as docs/records.md asks of readers.
     return Settings.make(
         players,
         characters=raw.get("characters", "ambassador"),

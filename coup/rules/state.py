@@ -1,6 +1,6 @@
 """The game state machine: whose decision it is, what is legal, what each move does.
 
-One `State` is one game. Phases and the order of a turn follow RULES.md ("Order of one
+One `State` is one game. Phases and the order of a turn follow docs/rules.md ("The order of a
 turn"); the legal moves of each phase are in `legal.py`, views in `views.py`, records in
 `records.py`. Plain attributes and tuples keep `clone()` and random play fast.
 """

@@ -1,4 +1,4 @@
-"""The order of one turn (RULES.md): what each move does, from the announced action through
+"""The order of one turn (docs/rules.md): what each move does, from the announced action through
 challenges and blocks to its resolution.
 
 `Turn` adds the moves' effects to the game's data (`Board`, board.py); `State` (state.py)
