@@ -203,7 +203,7 @@ def create_app(
             table = await find(request.path_params["table"])
         except ProtocolError as exc:
             return _error(exc)
-        seated = {s.member for s in table.seats if s is not None}
+        seated = table.holders()
         return JSONResponse({"table": table_info(table, hub.spectators(table.id, seated))})
 
     async def join_table(request: Request) -> Response:
@@ -323,7 +323,7 @@ def create_app(
         svc = service()
         f = msg.fields
         kind = msg.type
-        member = conn.member if table.seat_of(conn.member) is not None else None
+        member = conn.member if table.seat_held(conn.member) is not None else None
         if kind == "ping":
             out: dict[str, Any] = {"type": "pong", "now": now_ms()}
             if msg.id is not None:
@@ -331,6 +331,8 @@ def create_app(
             conn.send(out)
         elif kind == "hello":
             raise ProtocolError("bad_message", "hello was already said on this connection")
+        elif kind == "chat" and member is None:
+            await svc.watcher_chat(table, f.get("name"), f["text"], conn.chat_limit)
         elif member is None:
             raise ProtocolError("not_seated", "spectators may only watch")
         elif kind == "move":
@@ -340,11 +342,18 @@ def create_app(
             seat = run.seat_of(member)
             if seat is None:
                 raise ProtocolError("not_seated", "you do not play in this game")
+            sitter = table.seat(member)
+            if sitter is not None and sitter.standin is not None:
+                raise ProtocolError("bot_playing", "a bot plays your seat; take it back first")
             await svc.play(table, seat, f["move"], f["version"])
         elif kind == "chat":
             await svc.chat(table, member, f["text"])
+        elif kind == "leave" and table.playing:  # a bot plays the seat to the end
+            await svc.seats_in_game(table, lambda t: t.leave(member))
         elif kind == "leave":
             await svc.lobby(table, lambda t: t.leave(member))
+        elif kind == "take_back":
+            await svc.seats_in_game(table, lambda t: t.take_back(member))
         elif kind in ("start", "rematch"):
             await svc.start_game(table, member, rematch=kind == "rematch")
         else:
@@ -357,6 +366,8 @@ def create_app(
                 await svc.lobby(table, lambda t: t.move_seat(f["from"], f["to"]))
             elif kind == "settings":
                 await svc.lobby(table, lambda t: t.change_settings(f["settings"]))
+            elif kind == "hand_to_bot":
+                await svc.seats_in_game(table, lambda t: t.hand_to_bot(f["seat"]))
 
     routes = [
         Route("/", page),

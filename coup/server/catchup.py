@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 import coup
 from coup.server import bus_message, games
 from coup.server.protocol import ProtocolError, now_ms
-from coup.server.table import GameRun, Seat, Table
+from coup.server.table import GameRun, Seat, Table, chat_line
 from coup.store import Conflict, TableData
 from coup.store import processes as db
 
@@ -95,7 +95,7 @@ class CatchUp:
         )
         table.last_winner = r["last_winner"]
         for c in data.chat:
-            table.chat.append({k: c[k] for k in ("id", "seat", "name", "text", "at")})
+            table.chat.append(chat_line(c))
         if data.game is not None:
             g = data.game
             moves = [games.event_move(e) for e in g.events]
@@ -147,7 +147,7 @@ class CatchUp:
             if changes is not None:
                 self._apply_lobby(table, changes)
         if changes is not None:
-            table.chat.extend(changes.chat)
+            table.chat.extend(chat_line(c) for c in changes.chat)
         await self.sync_presence(table, changes)
         self._marks[table.id] = bus_message.mark(table)
 

@@ -14,6 +14,8 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
+from coup.server.protocol import CHAT_BURST, CHAT_RATE, RateLimit
+
 MAX_QUEUED = 64  # errors and pongs waiting for a slow client (views never queue up)
 
 
@@ -27,6 +29,7 @@ class Connection:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.sent = 0
+        self.chat_limit = RateLimit(CHAT_BURST, CHAT_RATE)  # a spectator's chat lines
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._pump())

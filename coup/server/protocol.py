@@ -67,7 +67,7 @@ _OPT_STR = "str?"
 MESSAGES: dict[str, dict[str, str]] = {
     "hello": {"token": _OPT_STR},
     "move": {"move": _STR, "version": _INT},
-    "chat": {"text": _STR},
+    "chat": {"text": _STR, "name": _OPT_STR},
     "ping": {},
     "leave": {},
     "add_bot": {"seat": _INT, "level": _OPT_STR},
@@ -76,6 +76,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "settings": {"settings": _DICT},
     "start": {},
     "rematch": {},
+    "take_back": {},
+    "hand_to_bot": {"seat": _INT},
 }
 REQUIRED: dict[str, set[str]] = {
     name: {f for f, kind in fields.items() if not kind.endswith("?")}

@@ -45,7 +45,7 @@ from coup.server.protocol import (
     now_ms,
 )
 from coup.server.settings import DEFAULTS, REACTION_PHASES, merge
-from coup.server.table import Deadline, GameRun, Table, new_table_id
+from coup.server.table import WATCHING, Deadline, GameRun, Table, chat_line, new_table_id
 from coup.server.views import view_message, view_texts
 from coup.store import SqlStore
 from coup.store import processes as db
@@ -235,6 +235,48 @@ class TableService:
             table.version = version
         await self.changed(table)
 
+    @retried
+    async def seats_in_game(self, table: Table, op: Callable[[Table], None]) -> None:
+        """Who plays a seat changes during a game (a player leaves, the host hands a seat
+        to a bot, a player takes it back): the seats and the clocks change together."""
+        async with table.lock:
+            draft = copy.copy(table)
+            draft.seats = list(table.seats)
+            if table.run is not None:
+                draft.run = replace(table.run)  # op() notes the handoff on this copy
+            op(draft)
+            version = table.version + 1
+            draft.deadlines = self.plan(draft, fresh=False)
+            await self.store.save_seats(
+                table.id, version=version, seats=draft.seat_rows(), deadlines=timers.rows(draft)
+            )
+            table.seats, table.run, table.deadlines = draft.seats, draft.run, draft.deadlines
+            table.version = version
+        self.clock.arm(table)
+        await self.changed(table)
+
+    async def watcher_chat(self, table: Table, name: Any, text: str, limit: RateLimit) -> None:
+        """A spectator's chat line, marked as watching, if the host allows it."""
+        if not table.settings.get("spectator_chat", True):
+            raise ProtocolError("chat_off", "the host turned spectator chat off")
+        name = clean_name(name)
+        text = clean_chat(text)
+        if not limit.allow():
+            raise ProtocolError("rate_limited", "chat: at most one message a second, please")
+        await self._post_watcher_chat(table, name, text)
+
+    @retried
+    async def _post_watcher_chat(self, table: Table, name: str, text: str) -> None:
+        async with table.lock:
+            if not table.settings.get("spectator_chat", True):
+                raise ProtocolError("chat_off", "the host turned spectator chat off")
+            version = table.version + 1
+            stored = {"seat": WATCHING, "name": name, "text": text, "at": now_ms()}
+            chat_id = await self.store.add_chat(table.id, stored, version=version)
+            table.chat.append(chat_line({"id": chat_id, **stored}))
+            table.version = version
+        await self.changed(table)
+
     async def presence(self, table: Table, member: str, delta: int) -> None:
         """A player connection opened (+1) or closed (-1) here (`presence.py`)."""
         await self.present.change(table, member, delta)
@@ -399,12 +441,12 @@ class TableService:
         conns = self.hub.of(table.id)
         if not conns:
             return
-        seated = {s.member for s in table.seats if s is not None}
+        seated = table.holders()
         keys = {conn: (conn.member if conn.member in seated else None) for conn in conns}
         texts = view_texts(table, list(keys.values()), self.hub.spectators(table.id, seated))
         for conn, key in keys.items():
             conn.send_view(texts[key])
 
     def view_for(self, table: Table, member: str | None) -> dict[str, Any]:
-        seated = {s.member for s in table.seats if s is not None}
+        seated = table.holders()
         return view_message(table, member, spectators=self.hub.spectators(table.id, seated))

@@ -21,6 +21,7 @@ DEFAULTS: dict[str, Any] = {
     "turn_timer": 0,
     "reaction_timer": 15,
     "bot_level": "easy",
+    "spectator_chat": True,
 }
 
 
@@ -58,7 +59,7 @@ def merge(current: dict[str, Any], patch: Any) -> dict[str, Any]:
         elif key == "characters":
             if value not in CHARACTERS:
                 raise _bad(f"characters must be one of {', '.join(CHARACTERS)}")
-        elif key in ("draft", "reformation"):
+        elif key in ("draft", "reformation", "spectator_chat"):
             if not isinstance(value, bool):
                 raise _bad(f"{key} must be true or false")
         elif key == "turn_timer":

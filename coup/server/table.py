@@ -11,11 +11,23 @@ import asyncio
 import hashlib
 import secrets
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from coup.server import settings as table_settings
 from coup.server.protocol import CHAT_KEEP, ProtocolError, RateLimit
+
+WATCHING = -1  # the stored seat of a spectator's chat line
+
+
+def chat_line(row: Any) -> dict[str, Any]:
+    """A stored chat row as the view shows it: a spectator's line has seat null and
+    `watching` true."""
+    line = {k: row[k] for k in ("id", "seat", "name", "text", "at")}
+    if line["seat"] is None or line["seat"] < 0:
+        line["seat"] = None
+        line["watching"] = True
+    return line
 
 
 def new_table_id() -> str:
@@ -38,6 +50,15 @@ class Seat:
     level: str | None = None
     token_hash: str | None = None
     host: bool = False
+
+    @property
+    def standin(self) -> str | None:
+        """A bot plays this person's seat (with `level`): "host" when the host handed it
+        over (the player may take it back) or "left" when the player left the game (no
+        token any more; the seat is free at the next start)."""
+        if self.kind != "human" or self.level is None:
+            return None
+        return "host" if self.token_hash is not None else "left"
 
     def row(self, seat: int) -> dict[str, Any]:
         return {
@@ -70,6 +91,9 @@ class GameRun:
     moves: list[dict[str, Any]]  # the record's moves so far
     timeouts: list[dict[str, int]]
     changed_version: int  # version of the first view showing the current position
+    # Where a bot took over a seat or gave it back: {"index", "seat", "reason"} with
+    # `index` the history length then and reason "host" | "left" | "back" (kept in memory).
+    handoffs: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def seq(self) -> int:
@@ -126,6 +150,18 @@ class Table:
             if s is not None and s.member == member:
                 return i
         return None
+
+    def seat_held(self, member: str | None) -> int | None:
+        """The seat `member` holds as a player: None for a player who left the game."""
+        i = self.seat_of(member)
+        if i is None:
+            return None
+        s = self.seats[i]
+        return None if s is None or s.standin == "left" else i
+
+    def holders(self) -> set[str]:
+        """The members who hold a seat (their connections are player connections)."""
+        return {s.member for s in self.seats if s is not None and s.standin != "left"}
 
     def member_by_token(self, token: str) -> str | None:
         digest = token_hash(token)
@@ -210,13 +246,51 @@ class Table:
         return s
 
     def leave(self, member: str) -> None:
-        seat = self.seat_of(member)
+        """Give up a seat; during a game a bot plays it to the end (the seat is free at
+        the next start) and the player's token stops working at once."""
+        seat = self.seat_held(member)
         if seat is None:
             raise ProtocolError("not_seated", "you hold no seat at this table")
-        self._not_playing()
         if self.is_host(member):
             raise ProtocolError("host_stays", "the host cannot leave the table")
+        s = self.seats[seat]
+        if self.playing and s is not None:
+            level = s.level or str(self.settings["bot_level"])
+            self.seats[seat] = replace(s, level=level, token_hash=None)
+            self._handoff(seat, "left")
+            return
         self.seats[seat] = None
+
+    def hand_to_bot(self, seat: int) -> None:
+        """The host lets a bot play an absent or idle player's seat until they return."""
+        if not self.playing:
+            raise ProtocolError("no_game_running", "no game is running at this table")
+        s = self._taken(seat)
+        if s.kind != "human":
+            raise ProtocolError("bad_seat", f"seat {seat} is a bot")
+        if s.host:
+            raise ProtocolError("host_stays", "the host plays their own seat")
+        if s.standin is not None:
+            raise ProtocolError("bad_seat", f"a bot already plays seat {seat}")
+        self.seats[seat] = replace(s, level=str(self.settings["bot_level"]))
+        self._handoff(seat, "host")
+
+    def take_back(self, member: str) -> None:
+        """The player whose seat the host handed to a bot plays it again."""
+        seat = self.seat_held(member)
+        s = None if seat is None else self.seats[seat]
+        if seat is None or s is None:
+            raise ProtocolError("not_seated", "you hold no seat at this table")
+        if s.standin != "host":
+            raise ProtocolError("no_standin", "no bot plays your seat")
+        self.seats[seat] = replace(s, level=None)
+        self._handoff(seat, "back")
+
+    def _handoff(self, seat: int, reason: str) -> None:
+        run = self.run
+        if run is not None:
+            index = len(run.state.view(None)["history"])
+            run.handoffs = [*run.handoffs, {"index": index, "seat": seat, "reason": reason}]
 
     def move_seat(self, source: int, target: int) -> None:
         self._not_playing()
@@ -225,7 +299,8 @@ class Table:
         self.seats[source], self.seats[target] = None, s
 
     def change_settings(self, patch: Any) -> None:
-        self._not_playing()
+        if not (isinstance(patch, dict) and set(patch) == {"spectator_chat"}):
+            self._not_playing()  # spectator chat may be turned off or on during a game
         new = table_settings.merge(self.settings, patch)
         cap = int(new["seats"])
         taken = [s for s in self.seats if s is not None]
@@ -241,7 +316,7 @@ class Table:
 
     def close_up(self) -> list[Seat]:
         """Renumber the taken seats 0..n-1 (at the start of a game); returns them."""
-        taken = [s for s in self.seats if s is not None]
+        taken = [s for s in self.seats if s is not None and s.standin != "left"]
         if len(taken) < 2:
             raise ProtocolError("not_enough_players", "a game needs at least 2 seats taken")
         cap = int(self.settings["seats"])

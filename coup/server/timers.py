@@ -71,11 +71,14 @@ def plan(
     for seat in state.waiting:
         member = run.members[seat]
         keep = None if fresh else old.get(seat)
-        if keep is not None and keep.kind == "bot":
-            out[seat] = keep
-            continue
         seated = table.seat(member)
-        is_bot = seated is not None and seated.kind == "bot"
+        # A bot's seat, or a person's seat a bot plays for now (Seat.standin).
+        is_bot = seated is not None and (seated.kind == "bot" or seated.standin is not None)
+        if keep is not None and keep.kind == "bot":
+            if is_bot:
+                out[seat] = keep
+                continue
+            keep = None  # the person took their seat back: their clock starts now
         if is_bot:
             lo, hi = bot_delay
             delay = lo if hi <= lo else _rng.uniform(lo, hi)

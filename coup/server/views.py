@@ -32,6 +32,7 @@ def table_info(table: Table, spectators: int = 0) -> dict[str, Any]:
                 "level": s.level,
                 "host": s.host,
                 "connected": table.is_connected(s),
+                "standin": s.standin,
             }
             for i, s in enumerate(table.seats)
         ],
@@ -43,6 +44,7 @@ def table_info(table: Table, spectators: int = 0) -> dict[str, Any]:
         "winner": run.state.winner if run is not None and over else None,
         "deadline": public_deadline(table),
         "timeouts": [] if run is None else [dict(t) for t in run.timeouts],
+        "handoffs": [] if run is None else [dict(h) for h in run.handoffs],
     }
 
 
@@ -54,12 +56,12 @@ def view_message(
     info: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The full view for one connection (`member` None = spectator)."""
-    seat = table.seat_of(member)
+    seat = table.seat_held(member)
     s = None if seat is None else table.seats[seat]
     run = table.run
     game = None
     if run is not None:
-        game = run.state.view(run.seat_of(member))
+        game = run.state.view(None if seat is None else run.seat_of(member))
     return {
         "type": "view",
         "version": table.version,
@@ -93,13 +95,14 @@ def view_texts(table: Table, members: list[str | None], spectators: int) -> dict
     for member in members:
         if member in out:
             continue
-        seat = table.seat_of(member)
+        seat = table.seat_held(member)
         s = None if seat is None else table.seats[seat]
         you = {
             "seat": seat,
             "host": bool(s is not None and s.host),
             "name": None if s is None else s.name,
         }
-        game = "null" if run is None else dumps(run.state.view(run.seat_of(member)))
+        gseat = None if run is None or seat is None else run.seat_of(member)
+        game = "null" if run is None else dumps(run.state.view(gseat))
         out[member] = f'{head}{dumps(you)},"table":{info},"game":{game},"chat":{chat}}}'
     return out

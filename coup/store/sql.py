@@ -253,6 +253,18 @@ class SqlStore:
 
         await self._run(fn)
 
+    async def save_seats(
+        self, table_id: str, *, version: int, seats: list[Row], deadlines: list[Row]
+    ) -> None:
+        """Who plays which seat during a game, and the clocks that follow from it."""
+
+        def fn(conn: Connection) -> None:
+            self._bump(conn, table_id, version)
+            replace_rows(conn, s.seats, table_id, seats)
+            replace_rows(conn, s.deadlines, table_id, deadlines)
+
+        await self._run(fn)
+
     async def add_chat(self, table_id: str, message: Row, *, version: int) -> int:
         def fn(conn: Connection) -> int:
             result = conn.execute(

@@ -60,7 +60,8 @@ async def test_bad_messages_are_refused_and_change_nothing(base: str) -> None:
         assert err["code"] == code, (frame, err)
         assert err["message"]
     for frame, code in [
-        (json.dumps({"type": "chat", "text": "hi"}), "not_seated"),
+        (json.dumps({"type": "chat", "text": "hi"}), "bad_name"),  # a spectator needs a name
+        (json.dumps({"type": "take_back"}), "not_seated"),
         (json.dumps({"type": "start"}), "not_seated"),
     ]:
         mark = len(watcher.errors)

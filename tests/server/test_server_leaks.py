@@ -21,9 +21,9 @@ from coup.ops.client import SeatClient, create_table, join_table, play_randomly
 VIEW_KEYS = {"type", "version", "now", "you", "table", "game", "chat"}
 TABLE_KEYS = {
     "id", "status", "settings", "seats", "spectators", "game", "first", "commitment",
-    "seed", "winner", "deadline", "timeouts",
+    "seed", "winner", "deadline", "timeouts", "handoffs",
 }  # fmt: skip
-SEAT_KEYS = {"seat", "name", "kind", "level", "host", "connected"}
+SEAT_KEYS = {"seat", "name", "kind", "level", "host", "connected", "standin"}
 
 
 async def play_one(base: str, rng: random.Random) -> None:

@@ -32,11 +32,27 @@ function sentence(view, ev) {
   return tNodes(ev.key, p);
 }
 
+// Where the eye is: just above a decision pinned to the bottom (phones), else over the
+// centre of the table (the banner), else under the top bar.
+function place(el) {
+  const dock = document.querySelector("#screen .dock.deciding");
+  if (dock && getComputedStyle(dock).position === "fixed") {
+    el.style.top = "auto";
+    el.style.bottom = `${dock.offsetHeight + 10}px`;
+    return;
+  }
+  const centre = document.querySelector("#screen .centre")?.getBoundingClientRect();
+  const top = centre && centre.bottom > 80 && centre.top < innerHeight - 60 ? Math.max(64, centre.top + 6) : 80;
+  el.style.bottom = "auto";
+  el.style.top = `${top}px`;
+}
+
 function next() {
   const el = box();
   const item = state.queue.shift();
   if (!el || !item) { state.showing = false; el?.classList.remove("show"); return; }
   state.showing = true;
+  place(el);
   el.replaceChildren(h("div", { class: `announce-item k-${item.kind}` }, item.node));
   el.classList.remove("show");
   void el.offsetWidth; // restart the animation

@@ -30,6 +30,7 @@ const app = {
   clockOffset: 0,
   online: false,
   tallyOpen: false,
+  leaving: false, // asked "leave the game?" and waiting for the answer
   playNow: false, // fill the empty seats with bots and start, once the lobby shows
 
   name() { try { return localStorage.getItem("coup.name") || ""; } catch { return ""; } },
@@ -103,9 +104,20 @@ function tableCtx() {
   return {
     msg, view: msg.game, me, presence, bots, busy: app.busy, tab: app.tab, unread: app.unread,
     clockOffset: app.clockOffset, offline: !app.online, tallyOpen: app.tallyOpen,
+    standins: Object.fromEntries(seats.map((s, i) => [i, s?.standin || null])),
+    leaving: app.leaving,
+    setLeaving: (on) => { app.leaving = on; render(); document.getElementById(on ? "leave-confirm" : "leave-game")?.focus(); },
+    onLeave: () => { app.leaving = false; app.send({ type: "leave" }); },
+    onTakeBack: () => app.send({ type: "take_back" }),
+    canHand: (seat) => Boolean(msg.you?.host && msg.table.status === "playing" && seats[seat]?.kind === "human"
+      && !seats[seat].host && !seats[seat].standin && msg.game?.players[seat]?.alive),
+    onHandToBot: (seat) => app.send({ type: "hand_to_bot", seat }),
+    onSpectatorChat: (on) => app.send({ type: "settings", settings: { spectator_chat: on } }),
+    name: () => app.name(),
+    setName: (v) => app.setName(v),
     toggleTally: () => { app.tallyOpen = !app.tallyOpen; render(); document.getElementById("tally-button")?.focus(); },
     onMove: (m) => app.move(m),
-    onChat: (text) => app.send({ type: "chat", text }),
+    onChat: (text, name) => app.send(name === undefined ? { type: "chat", text } : { type: "chat", text, name }),
     onRematch: () => app.send({ type: "rematch" }),
     onLobby: () => app.showLobby(),
     endClosed: app.endClosed === msg.table?.game,

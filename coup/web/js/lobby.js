@@ -100,6 +100,7 @@ function seatRow(app, s, i, { seated, host, table }) {
   const name = displayName(s.name, s.kind === "bot");
   if (s.kind === "bot") tags.push(h("span", { class: "tag tag-bot", text: t("lobby.bot", { level: t(`level.${s.level}`) }) }));
   if (i === you.seat) tags.push(h("span", { class: "tag tag-you", text: t("table.you") }));
+  if (s.standin) tags.push(h("span", { class: "tag tag-off", text: t(s.standin === "left" ? "seat.left" : "seat.standin") }));
   if (s.kind === "human" && !s.connected) tags.push(h("span", { class: "tag tag-off", text: t("seat.disconnected") }));
   if (host && !s.host) {
     const empties = table.seats.map((x, j) => (x ? null : j)).filter((j) => j !== null);

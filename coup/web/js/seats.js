@@ -21,6 +21,8 @@ export function seatStates(ctx, seat) {
   if (REACTING.has(view.phase) && (view.passed || []).includes(seat)) states.push("passed");
   const pr = presence[seat];
   if (pr === "disconnected" || pr === "away") states.push("disconnected");
+  const standin = ctx.standins?.[seat];
+  if (standin && !view.over) states.push(standin === "left" ? "left" : "standin");
   return states;
 }
 
@@ -65,6 +67,11 @@ export function seatTile(ctx, seat) {
   ];
   if (known && known.length && !view.over) {
     body.push(h("div", { class: "seat-known", text: t("seat.known", { cards: known.map((c) => t(`char.${c}`)).join(t("log.and")) }) }));
+  }
+  if (ctx.canHand?.(seat)) {
+    body.push(h("button", { type: "button", class: "btn chip hand-to-bot", dataset: { handSeat: String(seat) },
+      onclick: (ev) => { ev.stopPropagation(); ctx.onHandToBot(seat); },
+      "aria-label": t("seat.hand_to_bot_aria", { name: seatName(view, seat) }), text: t("seat.hand_to_bot") }));
   }
   const attrs = { class: cls, dataset: { seat: String(seat), states: states.join(" ") } };
   if (target) {

@@ -129,7 +129,8 @@ function myArea(ctx) {
       h("span", { class: "you-tag", text: t("table.you") }),
       h("div", { class: "coins big", title: t("seat.coins") }, coinIcon(), h("span", { class: "coin-count", text: num(p.coins) })),
       h("div", { class: "seat-states" }, ...states.map((s) => h("span", { class: `badge b-${s}`, dataset: { state: s }, text: t(`seat.${s}`) })))),
-    h("div", { class: "me-main" }, handWrap, h("div", { class: "decision-wrap" }, dock(ctx), idleLine(ctx), known)));
+    h("div", { class: "me-main" }, handWrap, h("div", { class: "decision-wrap" },
+      ctx.standins?.[me] ? null : dock(ctx), idleLine(ctx), known, seatLine(ctx))));
 }
 
 // The decision. On a phone it is pinned to the bottom of the screen, with its own clock.
@@ -146,6 +147,24 @@ function dock(ctx) {
     "aria-label": deciding ? t("table.your_decision") : null }, clock, decisionPanel(ctx));
 }
 
+// A bot plays for me (the host handed my seat over): take it back. Or leave the game.
+function seatLine(ctx) {
+  const { view } = ctx;
+  if (view.over) return null;
+  if (ctx.standins?.[ctx.me] === "host") {
+    return h("div", { class: "standin-note" }, h("p", { text: t("table.bot_plays_for_you") }),
+      h("button", { type: "button", class: "btn primary", id: "take-back", onclick: ctx.onTakeBack, text: t("table.take_back") }));
+  }
+  if (ctx.msg.you?.host || !view.players[ctx.me]?.alive) return null;
+  if (!ctx.leaving) {
+    return h("button", { type: "button", class: "btn ghost leave-game", id: "leave-game", onclick: () => ctx.setLeaving(true), text: t("table.leave") });
+  }
+  return h("div", { class: "leave-confirm" }, h("p", { text: t("table.leave_explain") }),
+    h("div", { class: "btn-row" },
+      h("button", { type: "button", class: "btn danger", id: "leave-confirm", onclick: ctx.onLeave, text: t("table.leave_confirm") }),
+      h("button", { type: "button", class: "btn ghost", id: "leave-cancel", onclick: () => ctx.setLeaving(false), text: t("act.cancel") })));
+}
+
 function idleLine(ctx) {
   const { view } = ctx;
   if (view.over || (view.legal || []).length) return null;
@@ -158,7 +177,7 @@ function idleLine(ctx) {
 
 function logPanel(ctx) {
   const timeouts = new Map((ctx.msg.table?.timeouts || []).map((x) => [x.index, x.seat]));
-  const items = renderLog(ctx.view, new Set(timeouts.keys()));
+  const items = renderLog(ctx.view, new Set(timeouts.keys()), ctx.msg.table?.handoffs || []);
   // Focusable, so a keyboard can scroll it; the live region (#live) speaks the news.
   const list = h("ol", { class: "log-list", tabindex: "0", "aria-label": t("table.tab.log") }, ...items);
   if (timeouts.size) list.dataset.timeouts = String(timeouts.size);
@@ -173,24 +192,34 @@ function logPanel(ctx) {
 
 export function chatPanel(ctx) {
   const list = h("ol", { class: "chat-list", tabindex: "0", "aria-label": t("table.tab.chat") });
+  const watching = ctx.me === null || ctx.me === undefined;
+  const open = ctx.msg.table?.settings?.spectator_chat !== false;
   for (const m of ctx.msg.chat || []) {
-    const li = h("li", { class: `chat-msg${m.seat === ctx.me ? " mine" : ""}` });
-    li.append(h("b", { class: `who seat-colour-${(m.seat ?? 0) % 10}`, text: m.name || "?" }), document.createTextNode(" "));
+    const li = h("li", { class: `chat-msg${m.seat === ctx.me && !m.watching ? " mine" : ""}${m.watching ? " watching" : ""}` });
+    li.append(h("b", { class: `who seat-colour-${(m.seat ?? 0) % 10}`, text: m.name || "?" }),
+      m.watching ? h("span", { class: "tag tag-watch", text: t("chat.watching") }) : null, document.createTextNode(" "));
     li.append(h("span", { class: "chat-text", dir: "auto", text: m.text }));
     list.append(li);
   }
   if (!list.childNodes.length) list.append(h("li", { class: "empty", text: t("chat.empty") }));
+  const closed = watching && !open;
   const input = h("input", { type: "text", name: "chat", maxlength: "300", autocomplete: "off",
-    placeholder: ctx.me === null || ctx.me === undefined ? t("chat.spectator") : t("chat.placeholder"),
-    disabled: ctx.me === null || ctx.me === undefined, "aria-label": t("chat.placeholder") });
+    placeholder: closed ? t("chat.spectator") : watching ? t("chat.placeholder_watching") : t("chat.placeholder"),
+    disabled: closed, "aria-label": t("chat.placeholder") });
+  const name = watching && open ? h("input", { type: "text", name: "chat_name", id: "chat-name", autocomplete: "nickname",
+    value: ctx.name(), placeholder: t("home.your_name"), "aria-label": t("home.your_name"), class: "chat-name" }) : null;
   const form = h("form", { class: "chat-form", onsubmit: (ev) => {
     ev.preventDefault();
     const text = input.value.trim();
     if (!text) return;
-    ctx.onChat(text);
+    if (name) ctx.setName(name.value);
+    ctx.onChat(text, name ? name.value.trim() : undefined);
     input.value = "";
-  } }, input, h("button", { type: "submit", class: "btn", disabled: ctx.me === null || ctx.me === undefined, text: t("chat.send") }));
-  return h("div", { class: "panel chat", role: "tabpanel" }, h("h2", { class: "panel-title", text: t("table.tab.chat") }), list, form);
+  } }, name, input, h("button", { type: "submit", class: "btn", disabled: closed, text: t("chat.send") }));
+  const toggle = ctx.msg.you?.host ? h("label", { class: "chat-toggle" },
+    h("input", { type: "checkbox", id: "spectator-chat", checked: open, onchange: (ev) => ctx.onSpectatorChat(ev.target.checked) }),
+    h("span", { text: t("chat.spectators_may") })) : null;
+  return h("div", { class: "panel chat", role: "tabpanel" }, h("h2", { class: "panel-title", text: t("table.tab.chat") }), toggle, list, form);
 }
 
 function endScreen(ctx) {

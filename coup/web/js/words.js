@@ -27,7 +27,7 @@ export function narrate(view, timeouts = new Set()) {
     const arg = args[0];
     const target = arg !== undefined && /^\d+$/.test(arg) ? Number(arg) : null;
     if (ACTIONS.has(verb) || verb === "draft" || !cur) {
-      cur = { seat, parts: [], kind: verb };
+      cur = { seat, parts: [], kind: verb, first: index };
       turns.push(cur);
     }
     let node = null;
@@ -75,20 +75,31 @@ export function narrate(view, timeouts = new Set()) {
   return turns.filter((turn) => turn.parts.length);
 }
 
-export function renderLog(view, timeouts = new Set()) {
+// handoffs: [{index, seat, reason}] from the table: a bot took a seat over or gave it back.
+export function renderLog(view, timeouts = new Set(), handoffs = []) {
   const turns = narrate(view, timeouts);
-  const items = turns.map((turn, i) => {
-    const li = h("li", { class: `log-turn kind-${turn.kind}`, dataset: { index: String(i) } });
-    turn.parts.forEach((part, j) => {
-      if (j) li.append(h("span", { class: "dash", text: " — " }));
-      li.append(part);
-    });
-    return li;
+  const items = [];
+  const pending = [...handoffs].sort((a, b) => a.index - b.index);
+  const handoffItem = (x) => h("li", { class: "log-turn kind-handoff", dataset: { reason: x.reason } },
+    tNodes(`log.handoff.${x.reason}`, { name: who(view, x.seat) }));
+  turns.forEach((turn, i) => {
+    while (pending.length && pending[0].index <= turn.first) items.push(handoffItem(pending.shift()));
+    items.push(turnItem(turn, i));
   });
+  items.push(...pending.map(handoffItem));
   if (view.over && view.winner !== null && view.winner !== undefined) {
     items.push(h("li", { class: "log-turn kind-win" }, tNodes("log.win", { name: who(view, view.winner) })));
   }
   return items;
+}
+
+function turnItem(turn, i) {
+  const li = h("li", { class: `log-turn kind-${turn.kind}`, dataset: { index: String(i) } });
+  turn.parts.forEach((part, j) => {
+    if (j) li.append(h("span", { class: "dash", text: " — " }));
+    li.append(part);
+  });
+  return li;
 }
 
 // One sentence about what is happening now (for the banner over the table).
