@@ -1,7 +1,10 @@
-"""The durable event log on both databases: SQLite (file) and PostgreSQL."""
+"""The durable event log on both databases: SQLite (file) and PostgreSQL (a database of
+its own, made for the test and dropped after it: the shared one may hold another version's
+schema)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 from collections.abc import AsyncIterator
@@ -9,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from coup.ops.fleet import drop_database, make_database
 from coup.store import Conflict, SqlStore, open_store
 
 
@@ -19,13 +23,16 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
     elif request.param == "aiosqlite":
         url = f"sqlite+aiosqlite:///{tmp_path / 'store.db'}"
     else:
-        url = os.environ.get("COUP_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
-    try:
-        s = await open_store(url)
-    except OSError as exc:  # pragma: no cover - PostgreSQL not running
-        pytest.skip(f"PostgreSQL is not reachable: {exc}")
+        base = os.environ.get("COUP_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+        try:
+            made, url = await asyncio.to_thread(make_database, base, "coup_store_test")
+        except OSError as exc:  # pragma: no cover - PostgreSQL not running
+            pytest.skip(f"PostgreSQL is not reachable: {exc}")
+    s = await open_store(url)
     yield s
     await s.close()
+    if request.param == "postgresql":
+        await asyncio.to_thread(drop_database, base, made)
 
 
 def _seat(seat: int, name: str) -> dict[str, object]:
