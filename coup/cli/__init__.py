@@ -13,6 +13,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("coup.cli.serve", "run the online table (HTTP + websockets)"),
     "play": ("coup.cli.play", "play a game in the terminal against bots"),
     "replay": ("coup.cli.replay", "replay a coup-record/1 game, in words or as JSON"),
+    "review": ("coup.cli.review", "the coach: weigh each decision of a seat with the hard bot"),
     "tournament": ("coup.cli.tournament", "play many games between bots and rank them"),
     "bench": ("coup.cli.bench", "measure the engine's speed"),
     "loadtest": ("coup.ops.loadtest", "load a local server with bot-driven tables"),
