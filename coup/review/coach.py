@@ -64,10 +64,17 @@ def review(
         notes.append(note(w, seat, k, seed=seed, samples=samples))
         if progress:
             progress(done, len(todo))
+    return assemble(final.names[seat], seat, notes, seed=seed, samples=samples)
+
+
+def assemble(
+    name: str, seat: int, notes: list[dict[str, Any]], *, seed: int, samples: int
+) -> dict[str, Any]:
+    """The `coup-coach/1` object from the notes of a seat's decisions."""
     return {
         "format": FORMAT,
         "seat": seat,
-        "name": final.names[seat],
+        "name": name,
         "seed": seed,
         "samples": samples,
         "margin": MARGIN,

@@ -23,6 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from coup import bus as bus_module
 from coup.server import heap, invite
 from coup.server import settings as table_settings
+from coup.server.coach import Coach
 from coup.server.hub import Connection, Hub
 from coup.server.protocol import (
     FLOOD_CLOSE,
@@ -35,6 +36,7 @@ from coup.server.protocol import (
     now_ms,
     parse_message,
 )
+from coup.server.review import routes as review_routes
 from coup.server.service import TableService
 from coup.server.table import Table
 from coup.server.views import table_info
@@ -96,9 +98,13 @@ def create_app(
     hub = Hub()
     limits = _HttpLimits(http_rate)
     holder: dict[str, TableService] = {}
+    coaches: dict[str, Coach] = {}
 
     def service() -> TableService:
         return holder["service"]
+
+    def coach() -> Coach:
+        return coaches["coach"]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -109,6 +115,8 @@ def create_app(
         holder["service"] = svc
         app.state.service = svc
         await svc.start()
+        coaches["coach"] = Coach(store)
+        await coaches["coach"].start()
         freezer = None
         if short_collections:  # `coup serve`: one server per process (coup/server/heap.py)
             freezer = asyncio.create_task(heap.keep_collections_short())
@@ -119,6 +127,7 @@ def create_app(
                 freezer.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await freezer
+            await coaches["coach"].stop()
             await svc.stop()
             for conns in list(hub.tables.values()):
                 for conn in list(conns):
@@ -162,17 +171,17 @@ def create_app(
     async def config(request: Request) -> Response:
         return JSONResponse(table_settings.config())
 
-    async def body(request: Request) -> dict[str, Any]:
+    async def body(request: Request, limit: int = MAX_HTTP_BODY) -> dict[str, Any]:
         if not limits.allow(request):
             raise ProtocolError("rate_limited", "too many requests; slow down", 429)
         length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > MAX_HTTP_BODY:
-            raise ProtocolError("too_large", f"the body is over {MAX_HTTP_BODY} bytes", 413)
+        if length is not None and length.isdigit() and int(length) > limit:
+            raise ProtocolError("too_large", f"the body is over {limit} bytes", 413)
         raw = b""
         async for chunk in request.stream():  # never hold more than the limit
             raw += chunk
-            if len(raw) > MAX_HTTP_BODY:
-                raise ProtocolError("too_large", f"the body is over {MAX_HTTP_BODY} bytes", 413)
+            if len(raw) > limit:
+                raise ProtocolError("too_large", f"the body is over {limit} bytes", 413)
         try:
             data = json.loads(raw or b"{}")
         except (ValueError, RecursionError):
@@ -373,6 +382,8 @@ def create_app(
         Route("/", page),
         Route("/t/{table}", page),
         Route("/sw.js", service_worker),
+        Route("/t/{table}/games/{game}/replay", page),
+        Route("/replay", page),
         Route("/healthz", healthz),
         Route("/api/config", config),
         Route("/api/tables", create_table, methods=["POST"]),
@@ -380,6 +391,7 @@ def create_app(
         Route("/api/tables/{table}/seats", join_table, methods=["POST"]),
         Route("/api/tables/{table}/games/{game}/record", get_record),
         Route("/api/tables/{table}/qr.svg", table_qr),
+        *review_routes(service, coach, body, find),
         WebSocketRoute("/ws/{table}", websocket),
         Mount("/static", StaticFiles(directory=web, check_dir=False), name="static"),
     ]

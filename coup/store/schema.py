@@ -141,3 +141,19 @@ presence = _of_tables(
     Column("process", String(32), primary_key=True),
     _ms("since"),
 )
+
+# The coach's analyses of finished games, one per (table, game, seat) asked for
+# (coup/store/reviews.py): status, progress, and the coup-coach/1 JSON once done.
+reviews = Table(
+    "coup_reviews",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("game", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("seed", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("done", Integer, nullable=False),
+    Column("total", Integer, nullable=True),
+    Column("result", Text, nullable=True),
+    _ms("updated_at"),
+)

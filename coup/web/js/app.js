@@ -9,6 +9,7 @@ import { renderLobby } from "./lobby.js";
 import { animate } from "./motion.js";
 import { setBots } from "./names.js";
 import { ApiError, api, TableSocket, tokens } from "./net.js";
+import { openReplay, openUploaded } from "./replay.js";
 import { renderRules } from "./rules.js";
 import { FALLBACK_CONFIG } from "./settings.js";
 import { play, setSound, soundOn } from "./sound.js";
@@ -119,6 +120,7 @@ function tableCtx() {
     onMove: (m) => app.move(m),
     onChat: (text, name) => app.send(name === undefined ? { type: "chat", text } : { type: "chat", text, name }),
     onRematch: () => app.send({ type: "rematch" }),
+    go: (path) => app.go(path),
     onLobby: () => app.showLobby(),
     endClosed: app.endClosed === msg.table?.game,
     onCloseEnd: () => { app.endClosed = msg.table?.game; render(); },
@@ -170,6 +172,7 @@ function fitDock() {
 
 function renderScreen() {
   const path = location.pathname;
+  if (/^\/(replay|t\/[^/]+\/games\/\d+\/replay)\/?$/.test(path)) { route(); return; } // e.g. a new language
   if (!path.startsWith("/t/")) {
     screen.dataset.screen = "home";
     clear(document.getElementById("topbar-info"));
@@ -277,6 +280,15 @@ function showMissing() {
 
 async function route() {
   const path = location.pathname;
+  const replay = path.match(/^\/t\/([A-Za-z0-9_-]+)\/games\/(\d+)\/replay\/?$/);
+  if (replay || path === "/replay") { // the replay viewer (js/replay.js): no socket
+    app.socket?.close(); app.socket = null; app.msg = null; app.table = null;
+    clear(document.getElementById("topbar-info"));
+    document.getElementById("net").dataset.state = "online"; document.body.dataset.net = "online";
+    if (replay) openReplay(screen, app, replay[1], Number(replay[2]));
+    else openUploaded(screen, app);
+    return;
+  }
   const m = path.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
   const frag = location.hash.match(/token=([A-Za-z0-9_-]+)/);
   if (m && frag) {

@@ -1,4 +1,5 @@
 // The lobby: seats, names, bots, settings, links, start. Host-only controls for the host.
+import { pastGames, scoreboardBox } from "./aftergame.js";
 import { clear, copyText, h, toast } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { nameField } from "./home.js";
@@ -75,7 +76,7 @@ export function renderLobby(root, app) {
       h("span", { class: "lobby-status", text: t(`lobby.status.${table.status}`) })),
     share, who,
     h("h3", { text: t("lobby.seats", { taken: num(taken), total: num(table.seats.length) }) }),
-    seatList, actions);
+    seatList, actions, scoreboardBox(table.id, `${table.game}-${table.status}`), pastGames(table, app.go));
   clear(root).append(h("div", { class: "lobby-layout" }, main, settingsBox, app.chatPanel()));
 }
 

@@ -1,0 +1,153 @@
+"""After the game in a real browser: a game played to its end through the page; the end
+screen's statistics; the replay viewer stepped with the keys and the slider; the coach's
+note on a decision; the viewer refused while the game runs; "Open a record" on the home
+page with a bad record (the server's reason shown) and a good one; right to left."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from browser_driver import Shots, act, create_table, state, wait_for
+
+pytestmark = pytest.mark.browser
+GOLDEN = Path(__file__).parent.parent / "golden"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 900}
+
+
+def finish_game(page: Any, shots: Shots, budget: float = 150.0) -> dict[str, Any]:
+    end = time.monotonic() + budget
+    while time.monotonic() < end:
+        msg = state(page)
+        if msg and msg["game"] and msg["game"]["over"]:
+            return msg
+        if msg and msg["game"] and msg["game"]["legal"] and not act(page, msg, shots):
+            page.wait_for_timeout(50)
+        page.wait_for_timeout(30)
+    raise AssertionError("the game did not finish")
+
+
+def counter(page: Any) -> str:
+    return str(page.locator("#replay-counter").inner_text())
+
+
+def test_a_finished_game_its_end_screen_replay_and_coach(browser: Any, server: str) -> None:
+    shots = Shots(os.environ.get("COUP_SCREENSHOTS"), "review")
+    page = browser.new_context(viewport=DESKTOP, locale="en-US").new_page()
+    url = create_table(page, server, "Mahshid", seats=3, reaction_timer=0)
+    for _ in range(2):
+        page.locator("button.add-bot").first.click()
+        page.wait_for_timeout(150)
+    wait_for(lambda: not page.locator("#start").is_disabled(), what="start enabled")
+    page.click("#start")
+    page.wait_for_selector(".board .me")
+    table = url.rstrip("/").split("/")[-1]
+
+    # While the game runs, its replay page refuses and shows nothing of the game.
+    peek = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+    peek.goto(f"{server}/t/{table}/games/1/replay")
+    peek.wait_for_selector("#replay-refused")
+    assert "not over" in peek.locator("#replay-refused").inner_text()
+    assert peek.locator(".replay-board").count() == 0
+    peek.close()
+
+    final = finish_game(page, shots)
+    assert final["game"]["over"]
+    page.wait_for_selector("#end-story .stats-table")
+    rows = page.locator("#end-story .stats-wrap tbody tr")
+    assert rows.count() == 3
+    assert page.locator("#end-story .stats-wrap tr.winner").count() == 1
+    page.wait_for_selector("#scoreboard:not([hidden])")
+    shots.take(page, "end-story", full=False)
+
+    page.click("#watch-replay")
+    page.wait_for_selector("#replay-board .replay-seat")
+    assert page.url.endswith(f"/t/{table}/games/1/replay")
+    total = int(page.locator("#replay-slider").get_attribute("max") or 0)
+    assert total > 3 and counter(page) == f"0 / {total} moves"
+    # All hands open at the start: six face-up cards, no backs.
+    assert page.locator("#replay-board .card.face:not(.revealed)").count() == 6
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert counter(page) == f"3 / {total} moves"
+    page.keyboard.press("ArrowLeft")
+    assert counter(page) == f"2 / {total} moves"
+    page.keyboard.press("End")
+    assert counter(page) == f"{total} / {total} moves"
+    page.keyboard.press("Home")
+    # One seat's view: the others' cards are backs.
+    page.select_option("#replay-as", "0")
+    page.locator("body").click(position={"x": 5, "y": 5})
+    assert page.locator("#replay-board .card.back").count() == 4
+    page.keyboard.press("ArrowRight")
+    assert counter(page) == f"1 / {total} moves"
+
+    page.select_option("#coach-seat", "0")
+    page.wait_for_selector("#coach-summary", timeout=120_000)
+    page.locator("#coach-next").click()
+    page.wait_for_selector("#coach-note")
+    note = page.locator("#coach-note").inner_text()
+    assert "%" in note and ("Close to the coach" in note or "A mistake" in note)
+    index = int(page.locator("#coach-note").get_attribute("data-index") or -1)
+    assert counter(page) == f"{index} / {total} moves"
+    shots.take(page, "replay-coach", full=True)
+
+    phone = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+    phone.goto(page.url)
+    phone.wait_for_selector("#replay-board .replay-seat")
+    phone.select_option("#coach-seat", "0")
+    phone.wait_for_selector("#coach-summary")
+    phone.locator("#coach-next").click()
+    shots.take(phone, "replay-phone", full=True)
+    phone.close()
+
+    # The lobby lists the finished game and the scoreboard.
+    page.goto(url)
+    page.wait_for_selector(".board, .lobby-seats")
+    page.evaluate("window.coupApp.forceLobby = true")
+    page.click("#end-close") if page.locator("#end-close").count() else None
+
+
+def test_open_a_record_bad_then_good_and_right_to_left(browser: Any, server: str) -> None:
+    shots = Shots(os.environ.get("COUP_SCREENSHOTS"), "review")
+    page = browser.new_context(viewport=DESKTOP, locale="en-US").new_page()
+    page.goto(server + "/")
+    page.wait_for_selector("#open-record")
+    record = json.loads((GOLDEN / "story-bluffs.json").read_text())
+    bad = {**record, "moves": [*record["moves"][:5], {"seat": 0, "move": "steal 7"}]}
+    page.set_input_files("#record-file", files=[{"name": "bad.json", "mimeType": "application/json",
+        "buffer": json.dumps(bad).encode()}])  # fmt: skip
+    page.wait_for_selector("#record-reason:not([hidden])")
+    reason = page.locator("#record-reason").inner_text()
+    told = subprocess.run([sys.executable, "-m", "coup", "replay", "-"], input=json.dumps(bad),
+        capture_output=True, text=True, check=False)  # fmt: skip
+    assert reason == told.stderr.strip().removeprefix("coup replay: ")
+    shots.take(page, "open-record-bad", full=True)
+
+    page.set_input_files("#record-file", files=[{"name": "good.json", "mimeType": "application/json",
+        "buffer": json.dumps(record).encode()}])  # fmt: skip
+    page.wait_for_selector("#replay-board .replay-seat")
+    assert page.url.endswith("/replay")
+    assert page.locator("#coach-seat").count() == 0  # no coach for a file
+    texts = page.locator(".stats-wrap tbody tr").all_inner_texts()
+    mahshid = next(t for t in texts if t.startswith("Mahshid"))
+    assert mahshid.split()[-7:] == ["3", "1", "0", "1", "1", "2", "5"]
+    assert page.locator(".claim-chip.bluff_caught").count() == 1
+    assert page.locator(".claim-chip.bluff_free").count() == 3
+
+    page.select_option("#lang-select", "fa")
+    page.wait_for_selector("html[dir=rtl] #replay-board .replay-seat")
+    assert page.locator("#replay-title").inner_text() == "پرونده‌ی یک بازی — بازپخش"
+    page.keyboard.press("ArrowLeft")  # right to left: ← is forward
+    assert page.locator("#replay-counter").inner_text().startswith("۱")
+    shots.take(page, "replay-fa", full=True)
