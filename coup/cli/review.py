@@ -9,8 +9,8 @@ import json
 import sys
 from typing import Any
 
+from coup.bots.analysis import DEFAULT_BUDGET
 from coup.cli.replay import _load
-from coup.review.analysis import SAMPLES
 from coup.rules import InvalidRecordError
 
 
@@ -69,7 +69,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print coup-coach/1 JSON")
     parser.add_argument("--seed", type=int, default=0, help="the analysis seed (default 0)")
     parser.add_argument(
-        "--samples", type=int, default=SAMPLES, help=f"playouts per move (default {SAMPLES})"
+        "--budget",
+        type=int,
+        default=DEFAULT_BUDGET,
+        help=f"playout steps per decision (default {DEFAULT_BUDGET})",
     )
     args = parser.parse_args(argv)
     from rich.console import Console
@@ -88,8 +91,8 @@ def main(argv: list[str]) -> int:
     if args.seat is not None and not 0 <= args.seat < len(names):
         print(f"coup review: seat {args.seat} is not at this table", file=sys.stderr)
         return 2
-    if args.samples < 1:
-        print("coup review: --samples must be at least 1", file=sys.stderr)
+    if args.budget < 1:
+        print("coup review: --budget must be at least 1", file=sys.stderr)
         return 2
     seats = [args.seat] if args.seat is not None else list(range(len(names)))
     columns = (
@@ -107,7 +110,7 @@ def main(argv: list[str]) -> int:
                 bar.update(task, completed=done, total=total)
 
             reviews.append(
-                review(record, seat, seed=args.seed, samples=args.samples, progress=progress)
+                review(record, seat, seed=args.seed, budget=args.budget, progress=progress)
             )
     if args.json:
         print(json.dumps(reviews[0] if args.seat is not None else reviews, indent=2))

@@ -1,28 +1,56 @@
 """The coach: every decision of one seat in a finished game, weighed by the hard bot.
 
 `review(record, seat)` replays the record and, before each recorded move of ``seat``
-that was a real choice, asks `analysis.analyse` — from that seat's view as it was then,
-never the revealed hands — for the win chance of each legal move and, for a reaction,
-its belief that the claim was a bluff. A move whose estimated win chance is more than
-``MARGIN`` below the best move's is a mistake; the best move is the alternative shown.
-The answer (`coup-coach/1`, docs/protocol.md) is deterministic for a record, seat, seed
-and sample count.
+that was a real choice, asks the hard bot's analysis (`coup.bots.analysis.analyse`)
+— through a `SeatWindow` on that seat's view as it was then, never the revealed hands —
+for the win chance of each legal move, the move it prefers and, for a reaction, its
+belief that the claim was a bluff. A move whose estimated win chance is more than
+``MARGIN`` below the preferred move's is a mistake; the preferred move is the
+alternative shown. The answer (`coup-coach/1`, docs/protocol.md) is deterministic for a
+record, seat, seed and budget.
 """
 
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import Callable
 from typing import Any
 
-from coup.review.analysis import SAMPLES, SeatWindow, analyse
+from coup.bots.analysis import DEFAULT_BUDGET, analyse
 from coup.review.walk import Walk, walk
+from coup.rules import Move, State
 
 FORMAT = "coup-coach/1"
 #: A move this much below the best move's estimated win chance is flagged a mistake.
 MARGIN = 0.1
 
 Progress = Callable[[int, int], None]
+
+
+class SeatWindow:
+    """What the analysis is handed instead of the game: one seat's view, legal moves and
+    determinizations, nothing else (asking about another seat raises)."""
+
+    __slots__ = ("_seat", "_state")
+
+    def __init__(self, state: State, seat: int) -> None:
+        self._state = state
+        self._seat = seat
+
+    def _own(self, seat: int) -> int:
+        if seat != self._seat:
+            raise PermissionError(f"the coach of seat {self._seat} asked about seat {seat}")
+        return seat
+
+    def view(self, seat: int) -> dict[str, Any]:
+        return self._state.view(self._own(seat))
+
+    def legal(self, seat: int) -> list[Move]:
+        return self._state.legal(self._own(seat))
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        return self._state.determinize(self._own(seat), rng)
 
 
 def decisions(w: Walk, seat: int) -> list[int]:
@@ -47,7 +75,7 @@ def review(
     seat: int,
     *,
     seed: int = 0,
-    samples: int = SAMPLES,
+    budget: int = DEFAULT_BUDGET,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """The coach's notes for ``seat``; raises InvalidRecordError for a bad record and
@@ -61,14 +89,14 @@ def review(
     if progress:
         progress(0, len(todo))
     for done, k in enumerate(todo, 1):
-        notes.append(note(w, seat, k, seed=seed, samples=samples))
+        notes.append(note(w, seat, k, seed=seed, budget=budget))
         if progress:
             progress(done, len(todo))
-    return assemble(final.names[seat], seat, notes, seed=seed, samples=samples)
+    return assemble(final.names[seat], seat, notes, seed=seed, budget=budget)
 
 
 def assemble(
-    name: str, seat: int, notes: list[dict[str, Any]], *, seed: int, samples: int
+    name: str, seat: int, notes: list[dict[str, Any]], *, seed: int, budget: int
 ) -> dict[str, Any]:
     """The `coup-coach/1` object from the notes of a seat's decisions."""
     return {
@@ -76,30 +104,34 @@ def assemble(
         "seat": seat,
         "name": name,
         "seed": seed,
-        "samples": samples,
+        "budget": budget,
         "margin": MARGIN,
         "decisions": notes,
         "mistakes": sum(1 for n in notes if n["mistake"]),
     }
 
 
-def note(w: Walk, seat: int, k: int, *, seed: int, samples: int) -> dict[str, Any]:
+def note(w: Walk, seat: int, k: int, *, seed: int, budget: int) -> dict[str, Any]:
     """The coach's note on recorded move ``k`` (made by ``seat``)."""
     state = w.states[k]
     played = str(w.final.history[w.starts[k]][1])
-    a = analyse(SeatWindow(state, seat), seat, seed=decision_seed(seed, k), samples=samples)
+    window = SeatWindow(state, seat)
+    a = analyse(window, seat, seed=decision_seed(seed, k), budget=budget)  # type: ignore[arg-type]
     best_win, played_win = a.win(a.best), a.win(played)
-    mistake = best_win - played_win > MARGIN
     out: dict[str, Any] = {
         "index": k,
         "entry": w.starts[k],
         "phase": state.phase,
         "played": played,
-        "moves": [{"move": m, "win": round(v, 4)} for m, v in a.moves],
+        "moves": [{"move": m.move, "win": round(m.win, 4)} for m in a.moves],
         "best": a.best,
-        "mistake": mistake,
+        "mistake": best_win - played_win > MARGIN,
         "loss": round(max(0.0, best_win - played_win), 4),
     }
-    if a.bluff is not None:
-        out["claim"] = {"seat": a.claimant, "character": a.claim, "bluff": round(a.bluff, 4)}
+    if a.pending is not None:
+        out["claim"] = {
+            "seat": a.pending.seat,
+            "character": a.pending.character,
+            "bluff": round(a.pending.bluff, 4),
+        }
     return out

@@ -20,7 +20,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from coup.review.analysis import SAMPLES
+from coup.bots.analysis import DEFAULT_BUDGET
 from coup.review.coach import assemble, decisions, note
 from coup.review.walk import Walk, walk
 from coup.server.protocol import now_ms
@@ -45,13 +45,13 @@ def _lower_priority() -> None:
 _walked: tuple[str, Walk] | None = None
 
 
-def _note(record: dict[str, Any], seat: int, k: int, seed: int, samples: int) -> dict[str, Any]:
+def _note(record: dict[str, Any], seat: int, k: int, seed: int, budget: int) -> dict[str, Any]:
     """In the child process: the note on decision ``k`` (the replayed game is kept)."""
     global _walked
     key = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
     if _walked is None or _walked[0] != key:
         _walked = (key, walk(record))
-    return note(_walked[1], seat, k, seed=seed, samples=samples)
+    return note(_walked[1], seat, k, seed=seed, budget=budget)
 
 
 def public(row: dict[str, Any]) -> dict[str, Any]:
@@ -63,9 +63,9 @@ def public(row: dict[str, Any]) -> dict[str, Any]:
 
 
 class Coach:
-    def __init__(self, store: SqlStore, *, samples: int = SAMPLES) -> None:
+    def __init__(self, store: SqlStore, *, budget: int = DEFAULT_BUDGET) -> None:
         self.store = store
-        self.samples = samples
+        self.budget = budget
         self.queue: asyncio.Queue[Job] = asyncio.Queue()
         self.pool: ProcessPoolExecutor | None = None
         self.task: asyncio.Task[None] | None = None
@@ -126,13 +126,13 @@ class Coach:
         notes = []
         for done, k in enumerate(todo, 1):
             n = await loop.run_in_executor(
-                self._executor(), _note, record, seat, k, SEED, self.samples
+                self._executor(), _note, record, seat, k, SEED, self.budget
             )
             notes.append(n)
             status = "running" if done < len(todo) else "done"
             result = None
             if status == "done":
-                result = assemble(w.final.names[seat], seat, notes, seed=SEED, samples=self.samples)
+                result = assemble(w.final.names[seat], seat, notes, seed=SEED, budget=self.budget)
             await progress_review(
                 self.store,
                 *key,
@@ -143,7 +143,7 @@ class Coach:
                 result=result,
             )
         if not todo:
-            result = assemble(w.final.names[seat], seat, [], seed=SEED, samples=self.samples)
+            result = assemble(w.final.names[seat], seat, [], seed=SEED, budget=self.budget)
             await progress_review(
                 self.store, *key, status="done", done=0, total=0, now=now_ms(), result=result
             )
