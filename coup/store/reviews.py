@@ -28,12 +28,18 @@ STALE_MS = 120_000
 
 
 def _row(conn: Connection, table_id: str, game: int, seat: int) -> dict[str, Any] | None:
+    """The review's row, its ``result`` parsed (None if nobody asked for it yet)."""
     r = conn.execute(
         select(reviews).where(
             reviews.c.table_id == table_id, reviews.c.game == game, reviews.c.seat == seat
         )
     ).first()
-    return None if r is None else dict(r._mapping)
+    if r is None:
+        return None
+    row = dict(r._mapping)
+    if row["result"] is not None:
+        row["result"] = json.loads(row["result"])
+    return row
 
 
 def _key(table_id: str, game: int, seat: int) -> Any:
@@ -42,10 +48,7 @@ def _key(table_id: str, game: int, seat: int) -> Any:
 
 async def get_review(store: SqlStore, table_id: str, game: int, seat: int) -> dict[str, Any] | None:
     """The review's row (``result`` parsed), or None if nobody asked for it yet."""
-    row = await store._run(lambda conn: _row(conn, table_id, game, seat))
-    if row is not None and row["result"] is not None:
-        row["result"] = json.loads(row["result"])
-    return row
+    return await store._run(lambda conn: _row(conn, table_id, game, seat))
 
 
 async def claim_review(

@@ -116,3 +116,30 @@ async def test_table_game_events_chat_deadlines(store: SqlStore) -> None:
     assert table_id not in await store.open_tables()
     assert await store.load_table("nope") is None
     assert await store.load_game(table_id, 2) is None
+
+
+async def test_a_review_is_claimed_once_stored_with_its_result_and_taken_over_when_stale(
+    store: SqlStore,
+) -> None:
+    from coup.store.reviews import STALE_MS, claim_review, get_review, progress_review
+
+    table = secrets.token_hex(8)
+    assert await get_review(store, table, 1, 0) is None
+    mine, row = await claim_review(store, table, 1, 0, 0, now=1_000)
+    assert mine and row["status"] == "queued" and row["total"] is None
+    again, _ = await claim_review(store, table, 1, 0, 0, now=2_000)
+    assert not again  # someone runs it already
+    await progress_review(store, table, 1, 0, status="running", done=1, total=3, now=3_000)
+    notes = {"format": "coup-coach/1", "decisions": []}
+    await progress_review(
+        store, table, 1, 0, status="done", done=3, total=3, now=4_000, result=notes
+    )
+    done, row = await claim_review(store, table, 1, 0, 0, now=10**12)
+    assert not done and row["status"] == "done" and row["result"] == notes  # never redone
+    got = await get_review(store, table, 1, 0)
+    assert got is not None and got["result"] == notes
+    # A review left unfinished (its process went away) is taken over once stale.
+    await claim_review(store, table, 2, 1, 0, now=5_000)
+    early, _ = await claim_review(store, table, 2, 1, 0, now=5_000 + STALE_MS)
+    late, row = await claim_review(store, table, 2, 1, 0, now=5_001 + STALE_MS)
+    assert not early and late and row["status"] == "queued"
