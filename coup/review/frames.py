@@ -52,6 +52,8 @@ def frame(s: State) -> dict[str, Any]:
         key: view[key]
         for key in ("players", "treasury", "court", "turn", "phase", "pending", "waiting")
     }
+    if "reserve" in view:  # Reformation: the Treasury Reserve
+        out["reserve"] = view["reserve"]
     out["history"] = len(s.history)
     if s.phase == "exchange":
         out["drawn"] = sorted(s.drawn)

@@ -9,8 +9,9 @@ whether it was true, who challenged and who was right, and the bluff timeline.
   ``challenges`` made and ``challenges_won`` (the claimant did not prove it), ``blocks``,
   ``coins`` (all coins received: income, aid, tax, steals);
 - ``turns``: one row per turn: its first entry in the history, the actor, its action, the face-down hands when the action
-  was announced, and each claim of the turn (``character``, ``kind`` action|block,
-  ``bluff``, ``challenger``, ``caught``).
+  was announced, and each claim of the turn (``character``, ``kind`` action|block|
+  embezzle, ``bluff``, ``challenger``, ``caught``); an ``embezzle`` claim (Reformation)
+  says the claimant does *not* hold ``character`` (the Duke).
 
 A claim is a bluff when the claimant's face-down cards lacked the character at the moment
 of the claim; it is caught when it was challenged and not proved (a truthful player may
@@ -26,6 +27,7 @@ from coup.rules.cards import claim_of
 
 ACTIONS = frozenset(
     {"income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine"}
+    | {"convert", "embezzle"}  # Reformation
 )
 STATS = ("claims", "bluffs", "caught", "challenges", "challenges_won", "blocks", "coins")
 
@@ -59,10 +61,13 @@ def tell_walk(w: Walk) -> dict[str, Any]:
             turns.append(
                 {"entry": j, "seat": seat, "action": str(move), "hands": hands, "claims": []}
             )
-            claim = None
+            claim = proving = None
             character = claim_of(verb, variant)
             if character is not None:
                 claim = _claim(stats, hands, seat, character, "action")
+                turns[-1]["claims"].append(claim)
+            elif verb == "embezzle":  # a claim of *no* Duke
+                claim = _claim(stats, hands, seat, "duke", "embezzle")
                 turns[-1]["claims"].append(claim)
         elif verb == "block":
             stats[seat]["blocks"] += 1
@@ -72,7 +77,12 @@ def tell_walk(w: Walk) -> dict[str, Any]:
         elif verb == "challenge" and claim is not None:
             stats[seat]["challenges"] += 1
             claim["challenger"] = seat
-            proving = (claim["seat"], claim)
+            if claim["kind"] == "embezzle":  # decided from the hand at once: no proof
+                claim["caught"] = claim["bluff"]
+                stats[seat]["challenges_won"] += int(claim["bluff"])
+                stats[claim["seat"]]["caught"] += int(claim["bluff"])
+            else:
+                proving = (claim["seat"], claim)
         if out:
             eliminated.append(seat)
     _count_coins(w, stats)
@@ -89,7 +99,8 @@ def tell_walk(w: Walk) -> dict[str, Any]:
 def _claim(
     stats: list[dict[str, int]], hands: list[list[str]], seat: int, character: str, kind: str
 ) -> dict[str, Any]:
-    bluff = character not in hands[seat]
+    held = character in hands[seat]
+    bluff = held if kind == "embezzle" else not held
     stats[seat]["claims"] += 1
     if bluff:
         stats[seat]["bluffs"] += 1

@@ -100,8 +100,33 @@ def test_a_truthful_claimant_who_declines_to_prove_is_caught_but_no_bluffer() ->
     assert story["eliminated"] == [] and not story["over"]
 
 
+def test_reformation_an_embezzlement_claims_no_duke_and_is_decided_from_the_hand() -> None:
+    # reformation-two-draft: Ioana (Assassin, drafts Captain) and Mihai (Duke, drafts
+    # Assassin). Ioana exchanges as Inquisitor (a bluff) unchallenged; Mihai embezzles
+    # holding a Duke, Ioana challenges: caught. Ioana steals (true Captain, 1 coin); Mihai
+    # taxes without his lost Duke (a bluff, unchallenged, 3 coins); Ioana embezzles with no
+    # Duke, Mihai challenges and loses his last card.
+    story = tell(record("reformation-two-draft"))
+    assert [(t["seat"], t["action"]) for t in story["turns"]] == [
+        (0, "convert"), (1, "convert"), (0, "exchange"), (1, "embezzle"), (0, "steal 1"),
+        (1, "tax"), (0, "embezzle"),
+    ]  # fmt: skip
+    assert story["turns"][3]["claims"] == [{"seat": 1, "character": "duke", "kind": "embezzle",
+        "bluff": True, "challenger": 0, "caught": True}]  # fmt: skip
+    assert story["turns"][6]["claims"] == [{"seat": 0, "character": "duke", "kind": "embezzle",
+        "bluff": False, "challenger": 1, "caught": False}]  # fmt: skip
+    stats = {s["name"]: {k: v for k, v in s.items() if k not in ("seat", "name")}
+             for s in story["stats"]}  # fmt: skip
+    assert stats["Ioana"] == {"claims": 3, "bluffs": 1, "caught": 0, "challenges": 1,
+                              "challenges_won": 1, "blocks": 0, "coins": 1}  # fmt: skip
+    assert stats["Mihai"] == {"claims": 2, "bluffs": 2, "caught": 1, "challenges": 1,
+                              "challenges_won": 0, "blocks": 0, "coins": 3}  # fmt: skip
+    assert story["eliminated"] == [1] and story["winner"] == 0
+
+
 @pytest.mark.parametrize("name", ["seed-example", "four-inquisitor", "six-ambassador",
-                                  "ten-players", "two-player-draft"])  # fmt: skip
+                                  "ten-players", "two-player-draft", "reformation-four",
+                                  "reformation-ten", "reformation-two-draft"])  # fmt: skip
 def test_statistics_add_up_on_every_golden_game(name: str) -> None:
     story = tell(record(name))
     stats = story["stats"]
