@@ -79,8 +79,14 @@ class Coach:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
         if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = None
+            # The child holds nothing worth keeping and, at the lowest priority on a busy
+            # machine, could take minutes to wind down: kill it, never wait for it.
+            pool, self.pool = self.pool, None
+            workers = list(getattr(pool, "_processes", {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                with contextlib.suppress(Exception):
+                    worker.kill()
 
     async def ask(
         self, table_id: str, game: int, seat: int, record: dict[str, Any]
