@@ -9,6 +9,8 @@
    same world and seed for both moves, then the same bots as the game's to the end. It
    reports how often the seat won after each, and the paired difference with a 95%
    interval. The coach's flags are real when the alternative wins clearly more often.
+   Uniform worlds ignore what the claims said, so the same is measured once more in the
+   game's own world (the real hidden cards, fresh bot seeds): no guess at all.
 
 Prints one JSON object (docs/bots.md quotes it). Deterministic for its arguments.
 """
@@ -74,14 +76,15 @@ def check(games: int, specs: list[str], playouts: int, sample: int, seed: int) -
     for n, (record, seat, d) in enumerate(chosen):
         state = walk(record).states[d["index"]]
         world_rng = random.Random(f"check:{seed}:{n}")
-        played = better = 0.0
-        for i in range(playouts):
+        played = better = real_played = real_better = 0.0
+        for _ in range(playouts):
             world = state.determinize(seat, world_rng)
             play_seed = world_rng.randrange(2**32)
-            a = play_on(world, seat, d["played"], specs, play_seed)
-            b = play_on(world, seat, d["best"], specs, play_seed)
-            played += a
-            better += b
+            played += play_on(world, seat, d["played"], specs, play_seed)
+            better += play_on(world, seat, d["best"], specs, play_seed)
+            play_seed = world_rng.randrange(2**32)
+            real_played += play_on(state, seat, d["played"], specs, play_seed)
+            real_better += play_on(state, seat, d["best"], specs, play_seed)
         rows.append(
             {
                 "phase": d["phase"],
@@ -90,11 +93,12 @@ def check(games: int, specs: list[str], playouts: int, sample: int, seed: int) -
                 "coach_loss": d["loss"],
                 "won_after_played": round(played / playouts, 3),
                 "won_after_best": round(better / playouts, 3),
+                "real_won_after_played": round(real_played / playouts, 3),
+                "real_won_after_best": round(real_better / playouts, 3),
             }
         )
     gains = [r["won_after_best"] - r["won_after_played"] for r in rows]
-    mean = statistics.fmean(gains) if gains else 0.0
-    half = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
+    real = [r["real_won_after_best"] - r["real_won_after_played"] for r in rows]
     decisions = sum(t["decisions"] for t in timings)
     seconds = sum(t["cpu_seconds"] for t in timings)
     return {
@@ -110,17 +114,25 @@ def check(games: int, specs: list[str], playouts: int, sample: int, seed: int) -
         "flagged": len(flagged),
         "checked": len(rows),
         "playouts_each": playouts,
-        "won_after_played": round(statistics.fmean(r["won_after_played"] for r in rows), 3)
-        if rows
-        else None,
-        "won_after_best": round(statistics.fmean(r["won_after_best"] for r in rows), 3)
-        if rows
-        else None,
+        "uniform_worlds": summary(rows, gains, "won_after_played", "won_after_best"),
+        "real_world": summary(rows, real, "real_won_after_played", "real_won_after_best"),
+        "rows": rows,
+    }
+
+
+def summary(rows: list[dict[str, Any]], gains: list[float], a: str, b: str) -> dict[str, Any]:
+    """Mean win rates after the played move and the alternative; the paired gain, 95%."""
+    if not rows:
+        return {}
+    mean = statistics.fmean(gains)
+    half = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
+    return {
+        "won_after_played": round(statistics.fmean(r[a] for r in rows), 3),
+        "won_after_best": round(statistics.fmean(r[b] for r in rows), 3),
         "gain": round(mean, 3),
         "gain_95": [round(mean - half, 3), round(mean + half, 3)],
         "alternative_better": sum(1 for g in gains if g > 0),
         "alternative_worse": sum(1 for g in gains if g < 0),
-        "rows": rows,
     }
 
 
