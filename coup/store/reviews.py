@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 STALE_MS = 120_000
 
 
-
 def _row(conn: Connection, table_id: str, game: int, seat: int) -> dict[str, Any] | None:
     """The review's row, its ``result`` parsed (None if nobody asked for it yet)."""
     r = conn.execute(
