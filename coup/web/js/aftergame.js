@@ -138,12 +138,18 @@ export function pastGames(table, go) {
 // scoreboard and the bluff timeline (folded). The story is fetched once per game.
 const stories = new Map();
 
-export function endStory(table, go) {
+export function endStory(table, go, me = null) {
   const game = table.game;
   const box = h("div", { class: "end-story", id: "end-story" });
   const key = `${table.id}/${game}`;
   if (!stories.has(key)) {
-    stories.set(key, api("GET", `/api/tables/${encodeURIComponent(table.id)}/games/${game}/replay`).then((r) => r.story).catch(() => null));
+    const base = `/api/tables/${encodeURIComponent(table.id)}/games/${game}`;
+    stories.set(key, api("GET", `${base}/replay`).then((r) => r.story).catch(() => null));
+    if (me !== null && me !== undefined) {
+      // Start the coach on this player's decisions now: ready by the time they look.
+      api("GET", `${base}/coach/${me}`).catch(() => { /* the viewer asks again */ });
+      try { sessionStorage.setItem(`coup.coach.${table.id}.${game}`, String(me)); } catch { /* ignore */ }
+    }
   }
   const href = replayHref(table.id, game);
   stories.get(key).then((story) => {

@@ -242,4 +242,11 @@ export function renderReplay(root, app, data, { tableId = null, game = null } = 
   };
   document.addEventListener("keydown", keyHandler);
   draw();
+  // A player who comes from the end screen sees the coach on their own decisions.
+  let mine = null;
+  try { mine = tableId ? sessionStorage.getItem(`coup.coach.${tableId}.${game}`) : null; } catch { mine = null; }
+  if (mine !== null && /^\d+$/.test(mine) && Number(mine) < names.length) {
+    document.getElementById("coach-seat").value = mine;
+    chooseCoach(Number(mine));
+  }
 }

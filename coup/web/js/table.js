@@ -252,7 +252,7 @@ function endScreen(ctx) {
       h("div", { class: "end-crown" }),
       h("h2", { id: "end-title", class: "end-title" }, winner === null || winner === undefined ? t("end.no_winner")
         : tNodes(winner === ctx.me ? "end.you_win" : "end.wins", { name: h("b", { text: seatName(view, winner) }) })),
-      h("ol", { class: "end-rows" }, ...rows), game ? endStory(msg.table, ctx.go) : null, fair, buttons));
+      h("ol", { class: "end-rows" }, ...rows), game ? endStory(msg.table, ctx.go, ctx.me) : null, fair, buttons));
 }
 
 async function verify(seed, commitment, el) {
