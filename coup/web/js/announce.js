@@ -72,13 +72,13 @@ export function announceView(view, game, fresh) {
   state.seen = length;
   for (const ev of events) {
     const node = sentence(view, ev);
-    const text = node.textContent;
+    speak(node.textContent);
+    if (SOUND[ev.kind]) play(SOUND[ev.kind]);
+    if (ev.kind === "challenge") continue; // the banner says it; the screen shows the outcome
     state.queue.push({ node, kind: ev.kind, key: ev.key });
     if (state.queue.length > KEEP) state.queue.shift();
-    speak(text);
-    if (SOUND[ev.kind]) play(SOUND[ev.kind]);
   }
-  if (events.length && !state.showing) next();
+  if (state.queue.length && !state.showing) next();
 }
 
 export function resetAnnouncements() {

@@ -11,9 +11,10 @@ export function tableIdFrom(text) {
   return m ? m[1] : null;
 }
 
-// Characters as the server counts a name's length (docs/protocol.md: code points after
-// spaces are collapsed).
-export function nameLength(text) { return [...String(text).trim().split(/\s+/).join(" ")].length; }
+// A name's length as the server counts it (docs/protocol.md, *Names and chat text*): every
+// White_Space character is a space, runs of them one, none at the ends; then code points.
+const SPACES = /[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
+export function nameLength(text) { return [...String(text).replace(SPACES, " ").replace(/^ | $/g, "")].length; }
 
 // A name input with its limit shown under it ("7 / 24").
 export function nameField(app, id) {
