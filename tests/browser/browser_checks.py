@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 from browser_driver import state, wait_for
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 PHONES = [(320, 568), (390, 844), (412, 915)]
@@ -43,6 +43,19 @@ def sit(base: str, url: str, name: str) -> str:
     table = url.rsplit("/", 1)[1]
     made = httpx.post(f"{base}/api/tables/{table}/seats", json={"name": name}).json()
     return base + made["rejoin"]
+
+
+def lobby_pages(browser: Browser, links: list[str]) -> list[Page]:
+    """One desktop browser per link (a seat's rejoin link, or the table link to watch),
+    each showing the lobby."""
+    pages = []
+    for link in links:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
+        page = ctx.new_page()
+        page.goto(link)
+        page.wait_for_selector(".lobby-seats")
+        pages.append(page)
+    return pages
 
 
 def layout(page: Page) -> dict[str, Any]:

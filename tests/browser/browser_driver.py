@@ -56,7 +56,7 @@ def wait_for(cond: Any, timeout: float = 20.0, what: str = "condition") -> Any:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def click(page: Page, selector: str, timeout: float = 3000) -> bool:
+def click(page: Page, selector: str, timeout: float = 6000) -> bool:
     """Click if the element shows up in time; False if the page moved on meanwhile."""
     try:
         page.locator(selector).first.click(timeout=timeout)
@@ -134,7 +134,10 @@ def act(page: Page, msg: dict[str, Any], shots: Shots) -> bool:
     if phase == "exchange":
         need = len(legal[0].split()) - 1
         for i in range(need):
-            if not click(page, f'.exchange button.card[data-index="{i}"]'):
+            card = f'.exchange button.card[data-index="{i}"]'
+            if page.locator(card).get_attribute("aria-pressed") == "true":
+                continue  # chosen on an earlier try
+            if not click(page, card):
                 return False
         shots.take(page, "game-exchange")
         return click(page, ".exchange button.btn.primary:not([disabled])")

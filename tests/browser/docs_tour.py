@@ -59,7 +59,8 @@ def table(
     for want, name in shots:
         if want == "tally":
             page.click("#tally-button")
-            page.wait_for_timeout(200)
+            page.locator("#tally").scroll_into_view_if_needed()
+            page.wait_for_timeout(2500)  # until any announcement has gone
         else:
             until(page, want)
         page.screenshot(path=str(folder / f"web-{name}.png"))

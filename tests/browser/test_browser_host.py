@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_checks import open_table, sit
+from browser_checks import lobby_pages, open_table, sit
 from browser_driver import state, wait_for
 
 pytestmark = pytest.mark.browser
@@ -16,14 +16,7 @@ pytestmark = pytest.mark.browser
 def test_hand_over_take_back_leave_and_spectator_chat(browser: Any, server: str) -> None:
     url, host_link = open_table(server, "Mahshid", seats=3, draft=False)
     guest_link = sit(server, url, "Sepideh")
-    pages = []
-    for link in (host_link, guest_link, url):
-        page = browser.new_context(
-            viewport={"width": 1280, "height": 860}, locale="en-US"
-        ).new_page()
-        page.goto(link)
-        page.wait_for_selector(".lobby-seats")
-        pages.append(page)
+    pages = lobby_pages(browser, [host_link, guest_link, url])
     host, guest, watcher = pages
     host.locator('button.add-bot[data-seat="2"]').click()
     wait_for(lambda: state(host)["table"]["seats"][2], what="bot seated")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_checks import decision, open_table, settle, sit
+from browser_checks import decision, lobby_pages, open_table, settle, sit
 from browser_driver import state, wait_for
 from playwright.sync_api import Page
 
@@ -50,14 +50,7 @@ def _income(page: Page) -> None:
 def test_announcements_and_keyboard_play(browser: Any, server: str) -> None:
     url, host_link = open_table(server, "Sara", seats=2, draft=False, reaction_timer=0)
     guest_link = sit(server, url, "Dara")
-    pages = []
-    for link in (host_link, guest_link):
-        page = browser.new_context(
-            viewport={"width": 1280, "height": 860}, locale="en-US"
-        ).new_page()
-        page.goto(link)
-        page.wait_for_selector(".lobby-seats")
-        pages.append(page)
+    pages = lobby_pages(browser, [host_link, guest_link])
     pages[0].click("#start")
     for page in pages:
         page.wait_for_selector(".board .me")

@@ -5,7 +5,8 @@ import { h, tNodes } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { seatName } from "./seats.js";
 
-const ACTIONS = new Set(["income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine", "draft"]);
+const ACTIONS = new Set(["income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine", "draft",
+  "convert", "embezzle", "allegiance"]);
 const TARGETED = new Set(["coup", "assassinate", "steal", "examine"]);
 const CLAIMS = { tax: "duke", assassinate: "assassin", steal: "captain", examine: "inquisitor" };
 

@@ -68,7 +68,7 @@ export function seatTile(ctx, seat) {
   if (known && known.length && !view.over) {
     body.push(h("div", { class: "seat-known", text: t("seat.known", { cards: known.map((c) => t(`char.${c}`)).join(t("log.and")) }) }));
   }
-  if (ctx.canHand?.(seat)) {
+  if (ctx.canHand?.(seat) && !target) { // (never a button inside the seat's own button)
     body.push(h("button", { type: "button", class: "btn chip hand-to-bot", dataset: { handSeat: String(seat) },
       onclick: (ev) => { ev.stopPropagation(); ctx.onHandToBot(seat); },
       "aria-label": t("seat.hand_to_bot_aria", { name: seatName(view, seat) }), text: t("seat.hand_to_bot") }));

@@ -4,7 +4,10 @@
 import { t } from "./i18n.js";
 
 const CLAIMED = { tax: "duke", assassinate: "assassin", steal: "captain", examine: "inquisitor" };
-const ACTIONS = new Set(["income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine"]);
+// The moves that begin a turn (Reformation's convert and embezzle too; allegiance and
+// draft open the game).
+const ACTIONS = new Set(["income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine",
+  "convert", "embezzle", "allegiance"]);
 
 function variantOf(view) { return view.settings?.characters === "inquisitor" ? "inquisitor" : "ambassador"; }
 
@@ -44,7 +47,7 @@ export function storyEvents(view) {
       return;
     }
     if (verb === "lose") {
-      if (turn.challenger !== null && seat === turn.claimant) {
+      if (turn.challenger !== null && seat === turn.claimant && turn.challengedClaim) {
         say(index, "ann.challenge_wins", { name: seat, card: turn.challengedClaim }, "caught");
         if (turn.block && seat === turn.block.seat) turn.blockBroken = true;
         turn.challenger = null;

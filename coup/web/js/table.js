@@ -76,7 +76,7 @@ function centre(ctx) {
         h("b", { class: "pile-count", dataset: { value: String(view.court) }, text: num(view.court) }))));
   bank.append(tallyButton(ctx));
   return h("div", { class: "centre" }, bank, h("div", { class: "now" }, banner, clock),
-    ctx.tallyOpen ? tally(view) : null);
+    ctx.tallyOpen ? tally(view, ctx) : null);
 }
 
 // "Cards out": how many of each character are face up — counting is a core skill.
@@ -86,9 +86,11 @@ function tallyButton(ctx) {
     onclick: () => ctx.toggleTally() }, t("tally.button"));
 }
 
-function tally(view) {
+function tally(view, ctx) {
   return h("div", { class: "tally", id: "tally" },
-    h("h3", { class: "tally-title", text: t("tally.title") }),
+    h("div", { class: "tally-head" }, h("h3", { class: "tally-title", text: t("tally.title") }),
+      h("button", { type: "button", class: "btn ghost tally-close", id: "tally-close", "aria-label": t("rules.close"),
+        onclick: () => ctx.toggleTally(), text: "×" })),
     h("ul", { class: "tally-list" }, ...cardsOut(view).map(({ card, out, copies }) =>
       h("li", { class: `tally-row${out >= copies ? " all-out" : ""}`, dataset: { card, out: String(out) } },
         h("span", { class: `claim-dot c-${card}`, "aria-hidden": "true" }),
