@@ -115,8 +115,8 @@ def replay(
         deal = None
         if use_deal and record.get("deal") is not None:
             deal = check_deal(settings, record["deal"])
-    except SettingsError as e:
-        raise InvalidRecordError(str(e)) from None
+    except SettingsError as bad_settings:
+        raise InvalidRecordError(str(bad_settings)) from None
     moves = record.get("moves", [])
     if not isinstance(moves, list):
         raise InvalidRecordError("moves must be a list")
@@ -138,10 +138,10 @@ def replay(
             move = Move.parse(text)
             s._pins = list(draws)
             s.play(seat, move)
-        except InvalidMoveError as e:
-            raise InvalidRecordError(f"not a move: {e}", i, seat, text) from None
-        except IllegalMoveError as e:
-            raise InvalidRecordError(f"illegal: {e}", i, seat, text) from None
+        except InvalidMoveError as bad_move:
+            raise InvalidRecordError(f"not a move: {bad_move}", i, seat, text) from None
+        except IllegalMoveError as illegal:
+            raise InvalidRecordError(f"illegal: {illegal}", i, seat, text) from None
         if s._pins:
             left = ", ".join(s._pins)
             s._pins = []

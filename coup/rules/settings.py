@@ -67,6 +67,12 @@ class Settings:
             raise SettingsError(f"reformation must be true or false, not {reformation!r}")
         return Settings(players, characters, copies, draft, treasury, first, reformation)
 
+    def __reduce__(self) -> tuple[type[Settings], tuple[int, str, int, bool, int, int, bool]]:
+        # explicit, so that copies and pickles work the same when this class is compiled
+        # (a compiled frozen dataclass cannot be unpickled field by field)
+        fields = (self.players, self.characters, self.copies, self.draft, self.treasury)
+        return (Settings, (*fields, self.first, self.reformation))
+
     @property
     def in_play(self) -> tuple[str, ...]:
         return characters_in(self.characters)
@@ -95,6 +101,9 @@ class Deal:
 
     hands: tuple[tuple[str, ...], ...]
     court: tuple[str, ...]
+
+    def __reduce__(self) -> tuple[type[Deal], tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]]:
+        return (Deal, (self.hands, self.court))
 
     def as_dict(self) -> dict[str, Any]:
         return {"hands": [list(h) for h in self.hands], "court": list(self.court)}

@@ -34,7 +34,7 @@ class State(Turn):
         """A new game; `deal` (if given) replaces the one the seed would make."""
         from .settings import deal_from_seed
 
-        s = cls.__new__(cls)
+        s = cls()
         n = settings.players
         s.settings, s.names, s.seed, s.n, s.variant = settings, names, seed, n, settings.characters
         seeded, s._rs = deal_from_seed(settings, _rng.seed_state(seed))
@@ -69,7 +69,7 @@ class State(Turn):
 
     def clone(self) -> State:
         """An independent copy (cheap: tuples are shared, lists copied)."""
-        c = State.__new__(State)
+        c = State()
         c.settings, c.names, c.seed, c.n, c.variant, c.deal = (
             self.settings, self.names, self.seed, self.n, self.variant, self.deal
         )  # fmt: skip
@@ -183,11 +183,9 @@ class State(Turn):
         self._out = False
         audience = self.actor if m.verb == "show" else None
         self._legal = None
-        _DISPATCH[m.verb](self, seat, m)
+        self._do(seat, m)
         draws = self._draws
         self.history.append((seat, m, forced, tuple(draws) if draws else (), self._out, audience))
 
-
-_DISPATCH = {name[4:]: getattr(State, name) for name in dir(State) if name.startswith("_do_")}
 
 __all__ = ["END", "PHASES", "PRIVATE_VERBS", "Entry", "PinError", "State", "hidden_from"]
