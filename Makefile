@@ -2,22 +2,34 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
+# the compiled rules core (setup.py, mypyc), rebuilt when a rules source changes
+CORE := $(VENV)/.core
+RULES_SOURCES := $(wildcard coup/rules/*.py)
+# make test expects the compiled core where a C compiler is
+EXPECT_COMPILED := $(if $(shell command -v cc || command -v gcc),1,0)
 
-.PHONY: serve test bench lint services chromium
+.PHONY: serve test bench lint services chromium core
 
 $(PY):
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
-$(STAMP): pyproject.toml | $(PY)
+$(STAMP): pyproject.toml setup.py | $(PY)
 	$(PY) -m pip install -q -e .
+	touch $@ $(CORE)
+
+$(DEVSTAMP): pyproject.toml setup.py | $(PY)
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@ $(STAMP) $(CORE)
+
+$(CORE): $(RULES_SOURCES) | $(STAMP)
+	$(PY) -m pip install -q --no-deps -e .
 	touch $@
 
-$(DEVSTAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[dev]'
-	touch $@ $(STAMP)
+core: $(CORE)
+	@$(PY) -c "import coup.rules.core as c; print('coup.rules:', c.CORE, '-', c.WHY)"
 
-serve: $(STAMP)
+serve: $(STAMP) $(CORE)
 	$(VENV)/bin/coup serve
 
 chromium:
@@ -31,15 +43,17 @@ services:
 	@redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || \
 	  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no || true
 
-test: $(DEVSTAMP) chromium services
-	$(VENV)/bin/ruff check coup tests
+test: $(DEVSTAMP) core chromium services
+	$(VENV)/bin/ruff check coup tests setup.py
 	$(VENV)/bin/mypy
-	$(PY) -m pytest -q
+	COUP_EXPECT_COMPILED=$(EXPECT_COMPILED) $(PY) -m pytest -q
+	# the rules and records again on the pure-Python core
+	COUP_PURE=1 $(PY) -m pytest -q -p no:cacheprovider tests/rules tests/cli/test_replay_cli.py
 
-bench: $(STAMP)
+bench: $(STAMP) core
 	$(VENV)/bin/coup bench
 
 lint: $(DEVSTAMP)
-	$(VENV)/bin/ruff format coup tests
-	$(VENV)/bin/ruff check --fix coup tests
+	$(VENV)/bin/ruff format coup tests setup.py
+	$(VENV)/bin/ruff check --fix coup tests setup.py
 	$(VENV)/bin/mypy

@@ -7,6 +7,9 @@ import secrets
 from functools import lru_cache
 from typing import Any
 
+from .core import CORE  # first: it chooses the compiled or the pure-Python modules
+
+# isort: split
 from .cards import CHARACTERS, VARIANTS, characters_in, default_copies
 from .moves import IllegalMoveError, InvalidMoveError, Move
 from .records import (
@@ -71,6 +74,7 @@ def new_game(
 
 __all__ = [
     "CHARACTERS",
+    "CORE",
     "FORMAT",
     "PHASES",
     "VARIANTS",
