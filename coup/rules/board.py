@@ -7,15 +7,17 @@ creation, queries and `play`.
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import rng as _rng
 from .moves import IllegalMoveError, Move
 from .settings import Deal, Settings
 
 #: Who knows a public fact about a hand: every seat, and spectators under this key.
-SPECTATOR = -1
+SPECTATOR: Final = -1
 
 #: Moves whose argument only the mover (and, for `show`, the examiner) may see.
-PRIVATE_VERBS = frozenset({"keep", "show", "draft"})
+PRIVATE_VERBS: Final = frozenset({"keep", "show", "draft"})
 
 
 class PinError(IllegalMoveError):
@@ -35,10 +37,10 @@ def hidden_from(entry: Entry, seat: int | None) -> bool:
     return move.verb in PRIVATE_VERBS and seat != mover and (seat is None or seat != audience)
 
 
-_NO_DRAWS: list[str] = []
+_NO_DRAWS: Final[list[str]] = []
 
 #: Seats clockwise from each start: _ORDERS[n][start] = (start, start+1, ...) mod n.
-_ORDERS = [[tuple((a + i) % n for i in range(n)) for a in range(n)] for n in range(11)]
+_ORDERS: Final = [[tuple((a + i) % n for i in range(n)) for a in range(n)] for n in range(11)]
 
 
 class Board:

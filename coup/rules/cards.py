@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-DUKE = "duke"
-ASSASSIN = "assassin"
-CAPTAIN = "captain"
-AMBASSADOR = "ambassador"
-INQUISITOR = "inquisitor"
-CONTESSA = "contessa"
+from typing import Final
+
+DUKE: Final = "duke"
+ASSASSIN: Final = "assassin"
+CAPTAIN: Final = "captain"
+AMBASSADOR: Final = "ambassador"
+INQUISITOR: Final = "inquisitor"
+CONTESSA: Final = "contessa"
 
 #: Every character the notation knows, in canonical order.
 CHARACTERS: tuple[str, ...] = (DUKE, ASSASSIN, CAPTAIN, AMBASSADOR, INQUISITOR, CONTESSA)
 
 #: Reformation: the two allegiances.
-LOYALIST, REFORMIST = "loyalist", "reformist"
+LOYALIST: Final = "loyalist"
+REFORMIST: Final = "reformist"
 ALLEGIANCES: tuple[str, ...] = (LOYALIST, REFORMIST)
 
 #: The variants: which fifth character a game uses.

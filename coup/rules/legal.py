@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .cards import ALLEGIANCES, CHARACTERS, blockers_of
 from .moves import Move
@@ -13,28 +13,31 @@ from .reformation import CONVERT_OTHER_COST, CONVERT_SELF_COST, may_oppose
 if TYPE_CHECKING:
     from .state import State
 
-MAX_SEATS = 10
-INCOME, FOREIGN_AID, TAX, EXCHANGE = (
-    Move("income"),
-    Move("foreign_aid"),
-    Move("tax"),
-    Move("exchange"),
-)
-PASS, CHALLENGE, RETURN, SWAP = Move("pass"), Move("challenge"), Move("return"), Move("swap")
-COUP = [Move("coup", s) for s in range(MAX_SEATS)]
-ASSASSINATE = [Move("assassinate", s) for s in range(MAX_SEATS)]
-STEAL = [Move("steal", s) for s in range(MAX_SEATS)]
-EXAMINE = [Move("examine", s) for s in range(MAX_SEATS)]
-BLOCK = {c: Move("block", c) for c in CHARACTERS}
-REVEAL = {c: Move("reveal", c) for c in CHARACTERS}
-LOSE = {c: Move("lose", c) for c in CHARACTERS}
-SHOW = {c: Move("show", c) for c in CHARACTERS}
-DRAFT = {c: Move("draft", c) for c in CHARACTERS}
-ALLEGIANCE = [Move("allegiance", a) for a in ALLEGIANCES]
-CONVERT_SELF, EMBEZZLE = Move("convert"), Move("embezzle")
-CONVERT = [Move("convert", s) for s in range(MAX_SEATS)]
+# The moves, made once (`Final`: a compiled core reads them without a dictionary look-up).
+MAX_SEATS: Final = 10
+INCOME: Final = Move("income")
+FOREIGN_AID: Final = Move("foreign_aid")
+TAX: Final = Move("tax")
+EXCHANGE: Final = Move("exchange")
+PASS: Final = Move("pass")
+CHALLENGE: Final = Move("challenge")
+RETURN: Final = Move("return")
+SWAP: Final = Move("swap")
+COUP: Final = [Move("coup", s) for s in range(MAX_SEATS)]
+ASSASSINATE: Final = [Move("assassinate", s) for s in range(MAX_SEATS)]
+STEAL: Final = [Move("steal", s) for s in range(MAX_SEATS)]
+EXAMINE: Final = [Move("examine", s) for s in range(MAX_SEATS)]
+BLOCK: Final = {c: Move("block", c) for c in CHARACTERS}
+REVEAL: Final = {c: Move("reveal", c) for c in CHARACTERS}
+LOSE: Final = {c: Move("lose", c) for c in CHARACTERS}
+SHOW: Final = {c: Move("show", c) for c in CHARACTERS}
+DRAFT: Final = {c: Move("draft", c) for c in CHARACTERS}
+ALLEGIANCE: Final = [Move("allegiance", a) for a in ALLEGIANCES]
+CONVERT_SELF: Final = Move("convert")
+EMBEZZLE: Final = Move("embezzle")
+CONVERT: Final = [Move("convert", s) for s in range(MAX_SEATS)]
 
-_KEEPS: dict[tuple[int, tuple[str, ...]], list[Move]] = {}
+_KEEPS: Final[dict[tuple[int, tuple[str, ...]], list[Move]]] = {}
 
 
 def keep_moves(pool: tuple[str, ...], size: int) -> list[Move]:
@@ -108,7 +111,7 @@ def _actions(s: State, seat: int) -> list[Move]:
     return _action_list(s.variant, targets, coins)
 
 
-_ALL_ALIVE: dict[tuple[str, int, int, int], list[Move]] = {}
+_ALL_ALIVE: Final[dict[tuple[str, int, int, int], list[Move]]] = {}
 
 
 def _action_list(variant: str, targets: list[int], coins: int) -> list[Move]:

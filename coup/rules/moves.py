@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .cards import ALLEGIANCES, CHARACTERS
 
@@ -40,8 +40,10 @@ class Move(NamedTuple):
         return f"{self.verb} {arg}"
 
     @staticmethod
-    def parse(text: str) -> Move:
+    def parse(text: object) -> Move:
         """Parse notation into a Move; raises InvalidMoveError saying what is wrong."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move is a string of notation, not {type(text).__name__}")
         move = _PARSED.get(text)
         if move is None:
             move = _parse(text)
@@ -50,7 +52,7 @@ class Move(NamedTuple):
         return move
 
 
-_PARSED: dict[str, Move] = {}
+_PARSED: Final[dict[str, Move]] = {}
 
 
 def _parse(text: str) -> Move:
@@ -99,7 +101,7 @@ def _check_character(text: str, name: str) -> None:
         raise InvalidMoveError(f"{text!r}: unknown character {name!r}")
 
 
-def as_move(move: Move | str) -> Move:
+def as_move(move: object) -> Move:
     """A Move from a Move or its notation."""
     if type(move) is Move:
         return move

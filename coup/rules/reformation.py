@@ -6,7 +6,7 @@ Functions over the game's data (`Board`); the moves that use them are in turn.py
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .board import SPECTATOR
 from .cards import DUKE, LOYALIST, REFORMIST
@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from .board import Board
 
 #: What a conversion costs: of one's own allegiance, of another player's.
-CONVERT_SELF_COST, CONVERT_OTHER_COST = 1, 2
+CONVERT_SELF_COST: Final = 1
+CONVERT_OTHER_COST: Final = 2
 
 
 def opposite(allegiance: str | None) -> str:

@@ -8,9 +8,9 @@ cloning a game costs nothing.
 from __future__ import annotations
 
 import hashlib
-from typing import TypeVar
+from typing import Final, TypeVar
 
-_MASK = (1 << 64) - 1
+_MASK: Final = (1 << 64) - 1
 T = TypeVar("T")
 
 

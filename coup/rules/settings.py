@@ -29,18 +29,21 @@ class Settings:
 
     @staticmethod
     def make(
-        players: int,
-        characters: str = "ambassador",
-        copies: int | None = None,
-        draft: bool | None = None,
-        treasury: int = 50,
-        first: int = 0,
-        reformation: bool = False,
+        players: object,
+        characters: object = "ambassador",
+        copies: object = None,
+        draft: object = None,
+        treasury: object = 50,
+        first: object = 0,
+        reformation: object = False,
     ) -> Settings:
-        """Settings with the defaults of docs/rules.md filled in, checked; raises SettingsError."""
+        """Settings with the defaults of docs/rules.md filled in, checked; raises SettingsError.
+
+        The arguments are checked here, whatever their type (hence `object`: a compiled
+        core would otherwise refuse a wrong type with a bare TypeError)."""
         if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise SettingsError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {players!r}")
-        if characters not in VARIANTS:
+        if type(characters) is not str or characters not in VARIANTS:
             raise SettingsError(
                 f"characters must be 'ambassador' or 'inquisitor', not {characters!r}"
             )

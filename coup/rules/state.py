@@ -14,7 +14,7 @@ from . import rng as _rng
 from .board import _NO_DRAWS, PRIVATE_VERBS, Entry, PinError, hidden_from
 from .legal import legal_moves
 from .moves import IllegalMoveError, Move, as_move
-from .settings import Deal, Settings
+from .settings import Deal, Settings, deal_from_seed
 from .turn import ALLEGIANCE, END, OVER, PHASES, Turn
 
 if TYPE_CHECKING:
@@ -32,22 +32,20 @@ class State(Turn):
         cls, settings: Settings, names: tuple[str, ...], seed: int, deal: Deal | None = None
     ) -> State:
         """A new game; `deal` (if given) replaces the one the seed would make."""
-        from .settings import deal_from_seed
-
-        s = cls()
+        s = State()  # State is final: no subclass to make
         n = settings.players
         s.settings, s.names, s.seed, s.n, s.variant = settings, names, seed, n, settings.characters
         seeded, s._rs = deal_from_seed(settings, _rng.seed_state(seed))
         s.deal = deal if deal is not None else seeded
         s.hands = list(s.deal.hands)
-        s.court = list(reversed(s.deal.court))
+        s.court = list(s.deal.court[::-1])
         s.revealed = [()] * n
         s.alive_flags = [True] * n
         s.n_alive = n
         s.coins = [2] * n
         if n == 2:
             s.coins[settings.first] = 1
-        s.treasury = settings.treasury - sum(s.coins)
+        s.treasury = settings.treasury - 2 * n + (1 if n == 2 else 0)
         s.reformation, s.reserve, s.allegiance = settings.reformation, 0, (None,) * n
         s.turn = settings.first
         s.winner = None
@@ -111,8 +109,12 @@ class State(Turn):
     def alive(self, seat: int) -> bool:
         return self.alive_flags[seat]
 
-    def legal(self, seat: int) -> list[Move]:
+    def legal(self, seat: object) -> list[Move]:
         """The moves `seat` may make now, in a fixed order ([] if it may not move)."""
+        # `seat` and `play`'s arguments are typed `object`: a compiled core would refuse a
+        # wrong type with a bare TypeError; the pure one answers like for a seat not waiting
+        if not isinstance(seat, int):
+            return []
         if seat == self._legal_seat and self._legal is not None:
             return self._legal[:]
         return self._legal_for(seat)[:]
@@ -146,19 +148,26 @@ class State(Turn):
         return f"<coup.State {self.phase} turn={self.turn} waiting={self.waiting} moves={len(self.history)}>"
 
     # ------------------------------------------------------------------ playing
-    def play(self, seat: int, move: Move | str) -> None:
+    def play(self, seat: object, move: object) -> None:
         """Play one move; raises InvalidMoveError / IllegalMoveError and changes nothing."""
-        m = move if type(move) is Move else as_move(move)
+        if not isinstance(seat, int):
+            raise IllegalMoveError(self._why_illegal(seat, as_move(move)))
         legal = self._legal if seat == self._legal_seat else None
         if legal is None:
             legal = self._legal_for(seat)
-        if m not in legal:
-            raise IllegalMoveError(self._why_illegal(seat, m))
+        for listed in legal:  # by identity first: the move usually comes from `legal()`
+            if listed is move:
+                m = listed
+                break
+        else:
+            m = as_move(move)
+            if m not in legal:
+                raise IllegalMoveError(self._why_illegal(seat, m))
         self._apply(seat, m, False)
         if len(self.waiting) == 1:
             self._autoplay()
 
-    def _why_illegal(self, seat: int, move: Move) -> str:
+    def _why_illegal(self, seat: object, move: Move) -> str:
         if type(seat) is not int or not 0 <= seat < self.n:
             return f"seat {seat!r} is not at this table (seats 0–{self.n - 1})"
         if self.phase == OVER:

@@ -14,16 +14,20 @@ from .board import Board
 from .cards import claim_of
 from .moves import Move
 
-ALLEGIANCE, DRAFT, ACTION, REACT, BLOCK, CHALLENGE_BLOCK = (
-    "allegiance",
-    "draft",
-    "action",
-    "react",
-    "block",
-    "challenge_block",
-)
-PROVE, LOSE, EXCHANGE, SHOW, EXAMINE, OVER = "prove", "lose", "exchange", "show", "examine", "over"
-PHASES = (
+# The phases (`Final`: a compiled core compares with the constants themselves).
+ALLEGIANCE: Final = "allegiance"
+DRAFT: Final = "draft"
+ACTION: Final = "action"
+REACT: Final = "react"
+BLOCK: Final = "block"
+CHALLENGE_BLOCK: Final = "challenge_block"
+PROVE: Final = "prove"
+LOSE: Final = "lose"
+EXCHANGE: Final = "exchange"
+SHOW: Final = "show"
+EXAMINE: Final = "examine"
+OVER: Final = "over"
+PHASES: Final = (
     ALLEGIANCE,
     DRAFT,
     ACTION,
@@ -42,7 +46,9 @@ PHASES = (
 _CLAIMS: Final = frozenset({"tax", "steal", "assassinate", "exchange", "examine", "embezzle"})
 
 #: What happens after a `lose` in phase LOSE.
-END, PROVED_ACTION, PROVED_BLOCK = "end", "proved_action", "proved_block"
+END: Final = "end"
+PROVED_ACTION: Final = "proved_action"
+PROVED_BLOCK: Final = "proved_block"
 
 
 class Turn(Board):
@@ -131,9 +137,7 @@ class Turn(Board):
     # --- reactions ----------------------------------------------------------
     def _do_pass(self, seat: int, m: Move) -> None:
         self.passed += (seat,)
-        w = self.waiting
-        i = w.index(seat)
-        self.waiting = w[:i] + w[i + 1 :]
+        self.waiting = tuple([s for s in self.waiting if s != seat])
         if self.waiting:
             return
         if self.phase == CHALLENGE_BLOCK:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .board import SPECTATOR
 from .state import hidden_from
@@ -10,7 +10,7 @@ from .state import hidden_from
 if TYPE_CHECKING:
     from .state import Entry, State
 
-_NO_PENDING = ("action", "draft", "allegiance", "over")
+_NO_PENDING: Final = ("action", "draft", "allegiance", "over")
 
 
 def build_view(s: State, seat: int | None) -> dict[str, Any]:
