@@ -35,6 +35,18 @@ draft C                    5
 =========================  =====  =============================================
 
 In total ``53 + 4·(n-1)`` actions: 57 for 2 players, 65 for 4, 73 for 6.
+
+**Reformation** (``reformation=True``) appends, after ``draft``, so that every other
+integer keeps its move:
+
+=========================  =====  =============================================
+allegiance A               2      ``allegiance loyalist``, ``allegiance reformist``
+convert                    1      convert oneself (1 coin to the Reserve)
+convert +1..+k             k      convert another player (2 coins), relative seats
+embezzle                   1      take the Reserve, claiming no Duke
+=========================  =====  =============================================
+
+``57 + 5·(n-1)`` actions: 62 for 2 players, 72 for 4, 82 for 6.
 """
 
 from __future__ import annotations
@@ -44,8 +56,10 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from coup.rules.cards import characters_in
+from coup.rules.cards import ALLEGIANCES, characters_in
+from coup.rules.features import LegalMask
 from coup.rules.moves import Move
+from coup.rules.state import State
 
 #: Names of the five character slots (slot 3 is the variant's fifth character).
 SLOTS: tuple[str, ...] = ("duke", "assassin", "captain", "ambassador|inquisitor", "contessa")
@@ -58,9 +72,9 @@ KEEP_SLOTS: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-def action_count(players: int) -> int:
+def action_count(players: int, reformation: bool = False) -> int:
     """The size of the action space for a game of `players` players."""
-    return 53 + 4 * (players - 1)
+    return 53 + 4 * (players - 1) + ((4 + players - 1) if reformation else 0)
 
 
 class ActionSpace:
@@ -71,27 +85,32 @@ class ActionSpace:
     needed because targets are relative to it). Both are dictionary lookups.
     """
 
-    def __init__(self, players: int, characters: str = "ambassador") -> None:
+    def __init__(
+        self, players: int, characters: str = "ambassador", reformation: bool = False
+    ) -> None:
         if not 2 <= players <= 10:
             raise ValueError(f"players must be 2 to 10, not {players!r}")
         if characters not in ("ambassador", "inquisitor"):
             raise ValueError(f"characters must be 'ambassador' or 'inquisitor', not {characters!r}")
         self.players = players
         self.characters = characters
+        self.reformation = reformation
         self.slots: tuple[str, ...] = characters_in(characters)
-        self.size = action_count(players)
+        self.size = action_count(players, reformation)
         #: Human-readable label of every action, e.g. ``"steal +1"``, ``"keep duke contessa"``.
         self.labels: tuple[str, ...] = tuple(self._labels())
         self._moves: list[list[Move]] = [self._moves_for(seat) for seat in range(players)]
         self._actions: list[dict[Move, int]] = [
             {move: action for action, move in enumerate(moves)} for moves in self._moves
         ]
+        self._legal_mask = LegalMask(self._actions, self.size)
 
     def __len__(self) -> int:
         return self.size
 
     def __repr__(self) -> str:
-        return f"ActionSpace(players={self.players}, characters={self.characters!r})"
+        extra = ", reformation=True" if self.reformation else ""
+        return f"ActionSpace(players={self.players}, characters={self.characters!r}{extra})"
 
     def _labels(self) -> Iterable[str]:
         yield from BARE_ACTIONS
@@ -111,6 +130,13 @@ class ActionSpace:
         yield "swap"
         for name in self.slots:
             yield f"draft {name}"
+        if self.reformation:
+            for side in ALLEGIANCES:
+                yield f"allegiance {side}"
+            yield "convert"
+            for k in range(1, self.players):
+                yield f"convert +{k}"
+            yield "embezzle"
 
     def _moves_for(self, seat: int) -> list[Move]:
         n, slots = self.players, self.slots
@@ -125,6 +151,11 @@ class ActionSpace:
         moves += [Move("show", name) for name in slots]
         moves += [Move("return"), Move("swap")]
         moves += [Move("draft", name) for name in slots]
+        if self.reformation:
+            moves += [Move("allegiance", side) for side in ALLEGIANCES]
+            moves.append(Move("convert"))
+            moves += [Move("convert", (seat + k) % n) for k in range(1, n)]
+            moves.append(Move("embezzle"))
         assert len(moves) == self.size
         return moves
 
@@ -155,6 +186,11 @@ class ActionSpace:
         for move in moves:
             buffer[table[move]] = 1
         return np.frombuffer(buffer, dtype=np.int8)
+
+    def legal_mask(self, state: State, seat: int) -> np.ndarray:
+        """The mask of `seat`'s legal moves in `state` (int8), written by the rules core:
+        the same as ``mask(state.legal(seat), seat)``, without a loop over the moves."""
+        return np.frombuffer(self._legal_mask.mask(state, seat), dtype=np.int8)
 
     def label(self, action: int) -> str:
         """A readable, seat-independent name of `action`, e.g. ``"coup +2"``."""

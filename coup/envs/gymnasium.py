@@ -83,8 +83,9 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self.illegal_penalty = illegal_penalty
         self.render_mode = render_mode
         self.game = game
-        self.actions = ActionSpace(players, characters)
-        self.encoder = ObservationEncoder(players, history)
+        reformation = bool(game.get("reformation", False))
+        self.actions = ActionSpace(players, characters, reformation)
+        self.encoder = ObservationEncoder(players, history, reformation)
         self.observation_space = spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32)
         self.action_space = spaces.Discrete(self.actions.size)
         self.state: coup.State | None = None
@@ -178,11 +179,11 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the agent's legal actions now (all False once its game is over)."""
-        return self.actions.mask(self._live().legal(self.seat), self.seat).view(np.bool_)
+        return self.actions.legal_mask(self._live(), self.seat).view(np.bool_)
 
     def _info(self) -> dict[str, Any]:
         return {
-            "action_mask": self.actions.mask(self._live().legal(self.seat), self.seat),
+            "action_mask": self.actions.legal_mask(self._live(), self.seat),
             "seat": self.seat,
         }
 

@@ -1,7 +1,10 @@
 """A seat's view of the game as a flat float vector (and the view dict it comes from).
 
-Everything here is computed from ``state.view(seat)`` only, so an agent sees exactly what a
-person in that seat sees: nothing hidden ever leaks into the vector.
+Everything here is computed from what ``state.view(seat)`` shows, so an agent sees exactly
+what a person in that seat sees: nothing hidden ever leaks into the vector. The rules core
+writes the vector (`coup.rules.features`: cached blocks of float32 bytes, compiled with
+the core), numpy wraps it without a copy; ``encode(view)`` builds the same vector from a
+view dict, and a test checks both agree over many random games.
 
 **Seats are relative to the viewer**: seat block 0 is the viewer, block 1 the next seat
 clockwise, and so on; every one-hot over seats (actor, target, blocker, ...) uses the same
@@ -46,85 +49,36 @@ history            h·(24+2n)     the last h moves, newest first; each: present;
 =================  ============  ====================================================
 
 With the default ``h = 12``: 339 + 49·n values (535 for 4 players).
+
+**Reformation** (``reformation=True``) adds, each at the end of its list so that every
+other index keeps its meaning: the phase ``allegiance`` (phase: 12); the actions
+``convert`` and ``embezzle`` (pending.action: 10); the verbs ``allegiance``, ``convert``,
+``embezzle`` in history entries (21 verbs, entries of 27 + 2n; an allegiance's side is not
+encoded, the seats show it; ``convert S`` sets the target); per seat two more features,
+loyalist and reformist (21 per seat, both 0 before the first player chooses); and after
+``court`` the field ``reserve``: min(Reserve, 12)/12. With ``h = 12``: 379 + 51·n values
+(583 for 4 players).
 """
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-PHASES: tuple[str, ...] = (
-    "draft",
-    "action",
-    "react",
-    "block",
-    "challenge_block",
-    "prove",
-    "lose",
-    "exchange",
-    "show",
-    "examine",
-    "over",
-)
-ACTIONS: tuple[str, ...] = (
-    "income",
-    "foreign_aid",
-    "coup",
-    "tax",
-    "assassinate",
-    "steal",
-    "exchange",
-    "examine",
-)
-VERBS: tuple[str, ...] = ACTIONS + (
-    "pass",
-    "challenge",
-    "block",
-    "reveal",
-    "lose",
-    "keep",
-    "show",
-    "return",
-    "swap",
-    "draft",
-)
-SLOT: dict[str, int] = {
-    "duke": 0,
-    "assassin": 1,
-    "captain": 2,
-    "ambassador": 3,
-    "inquisitor": 3,
-    "contessa": 4,
-}
-SEAT_FEATURES = 19
-_PHASE = {name: i for i, name in enumerate(PHASES)}
-_ACTION = {name: i for i, name in enumerate(ACTIONS)}
-_VERB = {name: i for i, name in enumerate(VERBS)}
-_NO_PENDING = ("action", "draft", "over")
-PRIVATE_VERBS = frozenset({"keep", "show", "draft"})  # their arguments are redacted
+from coup.rules.features import SLOT, Features, layout
 
-
-def _seat_block(alive: bool, influence: int, coins: int, revealed: tuple[str, ...]) -> array[float]:
-    """The first 11 seat features: alive, influence, coins (4), face-up cards (5)."""
-    block = array("f", bytes(4 * 11))
-    block[0] = 1.0 if alive else 0.0
-    block[1] = influence * 0.5
-    block[2] = min(coins, 12) / 12.0
-    block[3] = 1.0 if coins >= 3 else 0.0
-    block[4] = 1.0 if coins >= 7 else 0.0
-    block[5] = 1.0 if coins >= 10 else 0.0
-    for card in revealed:
-        block[6 + SLOT[card]] += 0.5
-    return block
+#: The base game's lists (with Reformation, `coup.rules.features.layout` appends to them).
+PHASES, ACTIONS, VERBS, SEAT_FEATURES = layout(False)
+_NO_PENDING = ("action", "draft", "allegiance", "over")
 
 
 class ObservationEncoder:
-    """Encodes ``state.view(seat)`` dicts of an ``players``-seat game as float32 vectors."""
+    """Encodes the view of a seat of a ``players``-seat game as a float32 vector
+    (``reformation``: with the Reformation fields)."""
 
-    def __init__(self, players: int, history: int = 12) -> None:
+    def __init__(self, players: int, history: int = 12, reformation: bool = False) -> None:
         if not 2 <= players <= 10:
             raise ValueError(f"players must be 2 to 10, not {players!r}")
         if history < 0:
@@ -132,15 +86,22 @@ class ObservationEncoder:
         n = players
         self.players = n
         self.history = history
-        self.entry = 24 + 2 * n
+        self.reformation = reformation
+        phases, actions, verbs, seat = layout(reformation)
+        self.phases = {name: i for i, name in enumerate(phases)}
+        self.actions = {name: i for i, name in enumerate(actions)}
+        self.verbs = {name: i for i, name in enumerate(verbs)}
+        self.seat_features = seat
+        self.entry = 6 + len(verbs) + 2 * n
         sizes = [
             ("hand", 5),
-            ("seats", SEAT_FEATURES * n),
-            ("phase", len(PHASES)),
+            ("seats", seat * n),
+            ("phase", len(phases)),
             ("treasury", 1),
             ("court", 1),
+            *([("reserve", 1)] if reformation else []),
             ("pending.actor", n),
-            ("pending.action", len(ACTIONS)),
+            ("pending.action", len(actions)),
             ("pending.target", n),
             ("pending.claim", 5),
             ("block.seat", n),
@@ -161,40 +122,34 @@ class ObservationEncoder:
             offset += size
         self.size = offset
         self.offset: dict[str, int] = {name: off for name, off, _ in self.fields}
+        self.features = Features(players, history, reformation)
+        assert self.features.size == self.size
         self._parsed: dict[str, tuple[int, int, int]] = {}
-        self._zeros = array("f", bytes(4 * self.size))
-        self._vectors: dict[tuple[Any, int, int, bool], array[float]] = {}
-        self._offsets = tuple(
-            self.offset[name]
-            for name in (
-                "seats", "phase", "treasury", "court", "pending.actor", "pending.action",
-                "pending.target", "pending.claim", "block.seat", "block.claim", "challenger",
-                "loser", "drawn", "shown.card", "shown.seat", "known.court", "history",
-            )
-        )  # fmt: skip
-        self._empty_history = array("f", bytes(4 * history * self.entry))
-        self._last_block: list[tuple[int, Any, array[float]] | None] = [None] * n
-        self._seat_blocks: dict[tuple[Any, ...], array[float]] = {}
-        self._clip = False  # card counts never exceed 2 in standard games
 
     def __repr__(self) -> str:
-        return f"ObservationEncoder(players={self.players}, history={self.history})"
+        extra = ", reformation=True" if self.reformation else ""
+        return f"ObservationEncoder(players={self.players}, history={self.history}{extra})"
 
     def split(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """The named fields of an encoded vector (views, not copies), for inspection."""
         return {name: vector[off : off + size] for name, off, size in self.fields}
 
+    def encode_state(self, state: Any, seat: int) -> np.ndarray:
+        """The vector of `seat`'s view of `state`, written by the rules core (fast)."""
+        return np.frombuffer(self.features.observe(state, seat), dtype=np.float32)
+
+    # -- the same from a view dict (the reference the fast path is tested against) --------
     def _parse(self, text: str) -> tuple[int, int, int]:
         """(verb index, character slot or -1, absolute target seat or -1) of notation."""
         parsed = self._parsed.get(text)
         if parsed is None:
             words = text.split(" ")
-            verb = _VERB[words[0]]
+            verb = self.verbs[words[0]]
             slot = target = -1
             if len(words) == 2 and words[0] != "keep":  # kept cards are not encoded
                 if words[1].isdigit():
                     target = int(words[1])
-                else:
+                elif words[1] in SLOT:  # an allegiance's side is not encoded
                     slot = SLOT[words[1]]
             parsed = (verb, slot, target)
             self._parsed[text] = parsed
@@ -211,54 +166,43 @@ class ObservationEncoder:
         def rel(seat: int) -> int:
             return (seat - me) % n
 
+        def count(base: int, cards: Any) -> None:
+            for card in cards:
+                i = base + SLOT[card]
+                v[i] = get(i, 0.0) + 0.5
+
         players = view["players"]
-        hand = players[me]["cards"] or ()
-        base = off["hand"]
-        for card in hand:
-            i = base + SLOT[card]
-            v[i] = get(i, 0.0) + 0.5
-        turn = view["turn"]
-        waiting = view["waiting"]
-        passed = view["passed"]
+        count(off["hand"], players[me]["cards"] or ())
+        turn, waiting, passed = view["turn"], view["waiting"], view["passed"]
         known = view["known"]
-        known_hands = known["hands"]
-        seats = off["seats"]
         for p in players:
             seat = p["seat"]
-            b = seats + SEAT_FEATURES * rel(seat)
+            b = off["seats"] + self.seat_features * rel(seat)
             coins = p["coins"]
-            if p["alive"]:
-                v[b] = 1.0
+            v[b] = 1.0 if p["alive"] else 0.0
             v[b + 1] = p["influence"] * 0.5
             v[b + 2] = min(coins, 12) / 12.0
-            if coins >= 3:
-                v[b + 3] = 1.0
-                if coins >= 7:
-                    v[b + 4] = 1.0
-                    if coins >= 10:
-                        v[b + 5] = 1.0
-            for card in p["revealed"]:
-                i = b + 6 + SLOT[card]
-                v[i] = get(i, 0.0) + 0.5
-            if seat == turn:
-                v[b + 11] = 1.0
-            if seat in waiting:
-                v[b + 12] = 1.0
-            if seat in passed:
-                v[b + 13] = 1.0
-            cards = known_hands.get(str(seat)) if seat != me else None
-            if cards:
-                for card in cards:
-                    i = b + 14 + SLOT[card]
-                    v[i] = get(i, 0.0) + 0.5
-        v[off["phase"] + _PHASE[view["phase"]]] = 1.0
+            v[b + 3] = 1.0 if coins >= 3 else 0.0
+            v[b + 4] = 1.0 if coins >= 7 else 0.0
+            v[b + 5] = 1.0 if coins >= 10 else 0.0
+            count(b + 6, p["revealed"])
+            v[b + 11] = 1.0 if seat == turn else 0.0
+            v[b + 12] = 1.0 if seat in waiting else 0.0
+            v[b + 13] = 1.0 if seat in passed else 0.0
+            if seat != me:
+                count(b + 14, known["hands"].get(str(seat), ()))
+            if self.reformation and p.get("allegiance") is not None:
+                v[b + 19 + (0 if p["allegiance"] == "loyalist" else 1)] = 1.0
+        v[off["phase"] + self.phases[view["phase"]]] = 1.0
         settings = view["settings"]
-        v[off["treasury"]] = min(view["treasury"] / max(settings["treasury"], 1), 1.0)
-        v[off["court"]] = min(view["court"] / (5 * settings["copies"]), 1.0)
+        v[off["treasury"]] = view["treasury"] / max(settings["treasury"], 1)
+        v[off["court"]] = view["court"] / (5 * settings["copies"])
+        if self.reformation:
+            v[off["reserve"]] = min(view.get("reserve", 0), 12) / 12.0
         pending = view["pending"]
         if pending:
             v[off["pending.actor"] + rel(pending["actor"])] = 1.0
-            v[off["pending.action"] + _ACTION[pending["action"]]] = 1.0
+            v[off["pending.action"] + self.actions[pending["action"]]] = 1.0
             if pending["target"] is not None:
                 v[off["pending.target"] + rel(pending["target"])] = 1.0
             if pending["claim"] is not None:
@@ -272,30 +216,24 @@ class ObservationEncoder:
             if pending["loser"] is not None:
                 v[off["loser"] + rel(pending["loser"])] = 1.0
         private = view["private"]
-        if private:
-            for card in private.get("drawn", ()):
-                i = off["drawn"] + SLOT[card]
-                v[i] = get(i, 0.0) + 0.5
-            shown = private.get("shown")
-            if shown:
-                v[off["shown.card"] + SLOT[shown["card"]]] = 1.0
-                v[off["shown.seat"] + rel(shown["seat"])] = 1.0
-        for card in known["court"]:
-            i = off["known.court"] + SLOT[card]
-            v[i] = get(i, 0.0) + 0.5
-        if self.history:
-            entry = self.entry
-            b = off["history"]
-            for entry_view in reversed(view["history"][-self.history :]):
-                verb, slot, target = self._parse(entry_view["move"])
-                v[b] = 1.0
-                v[b + 1 + rel(entry_view["seat"])] = 1.0
-                v[b + 1 + n + verb] = 1.0
-                if slot >= 0:
-                    v[b + 19 + n + slot] = 1.0
-                if target >= 0:
-                    v[b + 24 + n + rel(target)] = 1.0
-                b += entry
+        count(off["drawn"], private.get("drawn", ()))
+        shown = private.get("shown")
+        if shown:
+            v[off["shown.card"] + SLOT[shown["card"]]] = 1.0
+            v[off["shown.seat"] + rel(shown["seat"])] = 1.0
+        count(off["known.court"], known["court"])
+        b = off["history"]
+        verbs = len(self.verbs)
+        for entry_view in reversed(view["history"][-self.history :] if self.history else []):
+            verb, slot, target = self._parse(entry_view["move"])
+            v[b] = 1.0
+            v[b + 1 + rel(entry_view["seat"])] = 1.0
+            v[b + 1 + n + verb] = 1.0
+            if slot >= 0:
+                v[b + 1 + n + verbs + slot] = 1.0
+            if target >= 0:
+                v[b + 6 + n + verbs + rel(target)] = 1.0
+            b += self.entry
         if out is None:
             out = np.zeros(self.size, dtype=np.float32)
         else:
@@ -304,131 +242,5 @@ class ObservationEncoder:
         np.minimum(out, 1.0, out=out)
         return out
 
-    # -- the fast path ------------------------------------------------------------------
-    def encode_state(self, state: Any, seat: int) -> np.ndarray:
-        """The same vector as ``encode(state.view(seat))``, several times faster.
 
-        It reads the engine's state directly instead of building the view dict; a test
-        checks over many random games that both give identical vectors.
-        """
-        s = state
-        n = self.players
-        me = seat
-        (
-            o_seats, o_phase, o_treasury, o_court, o_pending_actor, o_pending_action,
-            o_pending_target, o_pending_claim, o_block_seat, o_block_claim, o_challenger,
-            o_loser, o_drawn, o_shown_card, o_shown_seat, o_known_court, o_history,
-        ) = self._offsets  # fmt: skip
-        arr = array("f", self._zeros)
-        for card in s.hands[me]:
-            arr[SLOT[card]] += 0.5  # "hand" comes first
-        turn, waiting, passed = s.turn, s.waiting, s.passed
-        known_hands = s.known_hands
-        coins, hands, revealed, alive = s.coins, s.hands, s.revealed, s.alive_flags
-        b = o_seats
-        blocks = self._seat_blocks
-        if len(blocks) > 10_000:
-            blocks.clear()
-        for k in range(n):
-            i = (me + k) % n
-            # alive, influence, coins and face-up cards change rarely: cache their block
-            key = (alive[i], hands[i].__len__(), coins[i], revealed[i])
-            block = blocks.get(key)
-            if block is None:
-                block = blocks[key] = _seat_block(*key)
-            arr[b : b + 11] = block
-            if i == turn:
-                arr[b + 11] = 1.0
-            if i in waiting:
-                arr[b + 12] = 1.0
-            if i in passed:
-                arr[b + 13] = 1.0
-            if known_hands and k:
-                for card in known_hands.get((me, i), ()):
-                    arr[b + 14 + SLOT[card]] += 0.5
-            b += SEAT_FEATURES
-        phase = s.phase
-        arr[o_phase + _PHASE[phase]] = 1.0
-        settings = s.settings
-        arr[o_treasury] = min(s.treasury / max(settings.treasury, 1), 1.0)
-        arr[o_court] = min(len(s.court) / (5 * settings.copies), 1.0)
-        if phase not in _NO_PENDING:
-            actor = s.actor
-            arr[o_pending_actor + (actor - me) % n] = 1.0
-            arr[o_pending_action + _ACTION[s.action]] = 1.0
-            if s.target is not None:
-                arr[o_pending_target + (s.target - me) % n] = 1.0
-            if s.claim is not None:
-                arr[o_pending_claim + SLOT[s.claim]] = 1.0
-            if s.block_seat is not None:
-                arr[o_block_seat + (s.block_seat - me) % n] = 1.0
-                arr[o_block_claim + SLOT[s.block_claim]] = 1.0
-            if s.challenger is not None:
-                arr[o_challenger + (s.challenger - me) % n] = 1.0
-            if phase == "lose" and s.loser is not None:
-                arr[o_loser + (s.loser - me) % n] = 1.0
-            if phase == "exchange" and me == actor:
-                for card in s.drawn:
-                    arr[o_drawn + SLOT[card]] += 0.5
-            elif phase == "examine" and (me == actor or me == s.target):
-                arr[o_shown_card + SLOT[s.shown]] = 1.0
-                arr[o_shown_seat + (s.target - me) % n] = 1.0
-        if s.known_court:
-            for card in s.known_court.get(me, ()):
-                arr[o_known_court + SLOT[card]] += 0.5
-        if self.history:
-            b = o_history
-            arr[b : b + len(self._empty_history)] = self._history_block(s.history, me)
-        out = np.frombuffer(arr, dtype=np.float32)
-        if self._clip:
-            np.minimum(out, 1.0, out=out)
-        return out
-
-    def _history_block(self, history: list[Any], me: int) -> array[float]:
-        """The history field for `me`: the last moves' slots, newest first.
-
-        Consecutive observations of one seat in one game share most of the window, so the
-        block of the previous call is kept per seat and only the new moves are encoded.
-        """
-        h, entry = self.history, self.entry
-        length = len(history)
-        last = self._last_block[me]
-        new = h
-        if last is not None:
-            old_length, old_entry, old_block = last
-            if old_length <= length and (old_length == 0 or history[old_length - 1] is old_entry):
-                new = length - old_length
-                if new == 0:
-                    return old_block
-        block = array("f")
-        vectors = self._vectors
-        stop = length - 1 - min(new, h)
-        for e in history[length - 1 : stop if stop >= 0 else None : -1]:
-            mover, move = e[0], e[1]
-            hidden = me != mover and me != e[5] and move.verb in PRIVATE_VERBS
-            key = (move, mover, me, hidden)
-            vector = vectors.get(key)
-            if vector is None:
-                vector = vectors[key] = self._entry_vector(mover, move, hidden, me)
-            block.extend(vector)
-        if new < h and last is not None:
-            block.extend(last[2][: (h - new) * entry])
-        if len(block) < h * entry:
-            block.extend(self._empty_history[: h * entry - len(block)])
-        self._last_block[me] = (length, history[-1] if history else None, block)
-        return block
-
-    def _entry_vector(self, mover: int, move: Any, hidden: bool, me: int) -> array[float]:
-        """The history slot of `mover` playing `move` as `me` sees it."""
-        n = self.players
-        vector = array("f", bytes(4 * self.entry))
-        vector[0] = 1.0
-        vector[1 + (mover - me) % n] = 1.0
-        vector[1 + n + _VERB[move.verb]] = 1.0
-        arg = move.arg
-        if not hidden and arg is not None and type(arg) is not tuple:
-            if type(arg) is int:
-                vector[24 + n + (arg - me) % n] = 1.0
-            else:
-                vector[19 + n + SLOT[arg]] = 1.0
-        return vector
+__all__ = ["ACTIONS", "PHASES", "SEAT_FEATURES", "SLOT", "VERBS", "ObservationEncoder"]

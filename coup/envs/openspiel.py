@@ -62,6 +62,7 @@ _DEFAULTS: dict[str, Any] = {
     "draft": "auto",
     "history": 12,
     "first": -1,
+    "reformation": False,
 }
 
 GAME_TYPE = pyspiel.GameType(
@@ -99,7 +100,8 @@ class Rules:
         self.characters = characters
         self.draft = draft
         self.max_moves = int(merged["max_moves"])
-        self.actions = ActionSpace(players, characters)
+        self.reformation = bool(merged["reformation"])
+        self.actions = ActionSpace(players, characters, self.reformation)
         self.history_window = int(merged["history"])
         slots = characters_in(characters)
         copies = 1 if draft else default_copies(players)
@@ -137,7 +139,7 @@ class CoupGame(pyspiel.Game):  # type: ignore[misc]
         self.rules = rules = Rules(merged)
         players = rules.players
         info = pyspiel.GameInfo(
-            num_distinct_actions=action_count(players),
+            num_distinct_actions=action_count(players, rules.reformation),
             max_chance_outcomes=256,
             num_players=players,
             min_utility=-1.0 / (players - 1),
@@ -255,6 +257,7 @@ class CoupState(pyspiel.State):  # type: ignore[misc]
             draft=game.draft,
             deal=deal,
             first=self.first or 0,  # set by its chance node before the deal
+            reformation=game.reformation,
         )
         self._remember()
 
@@ -324,7 +327,7 @@ class CoupObserver:
     def __init__(self, game: Rules, perfect_recall: bool) -> None:
         self.game = game
         self.perfect_recall = perfect_recall
-        self.encoder = ObservationEncoder(game.players, game.history_window)
+        self.encoder = ObservationEncoder(game.players, game.history_window, game.reformation)
         self.tensor = np.zeros(self.encoder.size, np.float32)
         self.dict = {
             name: self.tensor[offset : offset + size] for name, offset, size in self.encoder.fields

@@ -69,8 +69,9 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.players = players
-        self.actions = ActionSpace(players, characters)
-        self.encoder = ObservationEncoder(players, history)
+        reformation = bool(game.get("reformation", False))
+        self.actions = ActionSpace(players, characters, reformation)
+        self.encoder = ObservationEncoder(players, history, reformation)
         self.characters = characters
         self.max_moves = max_moves
         self.render_mode = render_mode
@@ -163,6 +164,9 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
     def _settle(self) -> None:
         """Hand out results of the last move and select who moves next."""
         state = self._live()
+        if state.n_alive == len(self._alive) and not state.over and self.moves < self.max_moves:
+            self.agent_selection = self.possible_agents[state.waiting[0]]  # nothing to settle
+            return
         share = 1.0 / (self.players - 1)
         alive = state.alive
         # n_alive (the engine's count of seats still in) spares a check of every seat
@@ -201,12 +205,12 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         seat = self.agent_seat[agent]
         return {
             "observation": self.encoder.encode_state(state, seat),
-            "action_mask": self.actions.mask(state.legal(seat), seat),
+            "action_mask": self.actions.legal_mask(state, seat),
         }
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The legal-action mask of `agent` (int8, 1 = legal)."""
-        return self.actions.mask(self._live().legal(self.agent_seat[agent]), self.agent_seat[agent])
+        return self.actions.legal_mask(self._live(), self.agent_seat[agent])
 
     def view(self, agent: str) -> dict[str, Any]:
         """`agent`'s view of the game as a JSON-ready dict (see docs/engine.md)."""

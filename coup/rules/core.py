@@ -32,6 +32,8 @@ MODULES: tuple[str, ...] = (
     "rng",
     "moves",
     "settings",
+    "board",
+    "reformation",
     "turn",
     "legal",
     "state",
@@ -39,6 +41,7 @@ MODULES: tuple[str, ...] = (
     "determinize",
     "records",
     "narrate",
+    "features",
 )
 #: Set to 1 (or true/yes) to run the pure-Python modules even where the compiled core is.
 PURE_VARIABLE = "COUP_PURE"

@@ -16,6 +16,9 @@ CONFIGS = [
     (2, {"draft": False}),
     (3, {"characters": "inquisitor"}),
     (6, {"characters": "inquisitor"}),
+    (4, {"reformation": True}),
+    (3, {"reformation": True, "characters": "inquisitor"}),
+    (2, {"reformation": True}),  # draft deal after the allegiance
 ]
 
 

@@ -12,6 +12,14 @@ from coup.envs.actions import ActionSpace, action_count
 
 def test_size_per_player_count() -> None:
     assert [action_count(n) for n in (2, 4, 6, 10)] == [57, 65, 73, 89]
+    assert [action_count(n, reformation=True) for n in (2, 4, 6)] == [62, 72, 82]
+    space = ActionSpace(4, reformation=True)
+    assert space.labels[:65] == ActionSpace(4).labels  # Reformation only appends
+    assert space.labels[65:] == (
+        "allegiance loyalist", "allegiance reformist", "convert",
+        "convert +1", "convert +2", "convert +3", "embezzle",
+    )  # fmt: skip
+    assert space.action_to_move(68, 2) == coup.Move("convert", 3)
     for n in range(2, 11):
         space = ActionSpace(n)
         assert len(space) == space.size == action_count(n) == len(space.labels)
@@ -44,7 +52,8 @@ def test_round_trip_and_mask_over_random_games(
     config: tuple[int, dict[str, object]], random_states: Callable[..., Iterator[coup.State]]
 ) -> None:
     players, options = config
-    space = ActionSpace(players, str(options.get("characters", "ambassador")))
+    characters = str(options.get("characters", "ambassador"))
+    space = ActionSpace(players, characters, bool(options.get("reformation")))
     checked = 0
     for state in random_states(players, 25, seed=1, **options):
         for seat in state.waiting:
@@ -57,6 +66,7 @@ def test_round_trip_and_mask_over_random_games(
             mask = space.mask(legal, seat)
             assert mask.dtype.name == "int8" and mask.shape == (space.size,)
             assert sorted(mask.nonzero()[0].tolist()) == sorted(actions)
+            assert (space.legal_mask(state, seat) == mask).all()
             checked += 1
     assert checked > 100
 

@@ -14,8 +14,13 @@ from coup.envs.gymnasium import CoupEnv
 
 @pytest.mark.parametrize(
     "options",
-    [{"players": 4}, {"players": 2}, {"players": 3, "characters": "inquisitor"}],
-    ids=["4p", "2p-draft", "3p-inquisitor"],
+    [
+        {"players": 4},
+        {"players": 2},
+        {"players": 3, "characters": "inquisitor"},
+        {"players": 4, "reformation": True},
+    ],
+    ids=["4p", "2p-draft", "3p-inquisitor", "4p-reformation"],
 )
 def test_gymnasium_check_env(options: dict[str, object]) -> None:
     check_env(CoupEnv(opponents="random", **options), skip_render_check=True)  # type: ignore[arg-type]

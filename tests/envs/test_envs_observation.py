@@ -21,13 +21,37 @@ def test_fields_tile_the_vector() -> None:
             end += size
         assert end == encoder.size
     assert ObservationEncoder(4, history=0).size == 535 - 12 * 32
+    for n in (2, 4, 10):  # Reformation: documented size, fields still tile the vector
+        encoder = ObservationEncoder(n, reformation=True)
+        assert encoder.size == 379 + 51 * n
+        assert [off for _, off, _ in encoder.fields] == [
+            sum(size for _, _, size in encoder.fields[:i]) for i in range(len(encoder.fields))
+        ]
+
+
+def test_reformation_fields_read_back() -> None:
+    state = coup.new_game(players=3, seed=5, first=1, reformation=True)
+    encoder = ObservationEncoder(3, reformation=True)
+    fields = encoder.split(encoder.encode_state(state, 1))
+    assert fields["phase"][11] == 1.0  # allegiance, the last phase
+    assert not fields["seats"].reshape(3, 21)[:, 19:].any()  # nobody has chosen yet
+    state.play(1, "allegiance reformist")
+    fields = encoder.split(encoder.encode_state(state, 2))  # from seat 1: R, then L, R
+    sides = fields["seats"].reshape(3, 21)[:, 19:]  # viewer first: seats 2, 0, 1
+    assert sides.tolist() == [[1.0, 0.0], [0.0, 1.0], [0.0, 1.0]]
+    state.play(1, "convert")  # 1 coin to the Reserve: seat 1 is loyalist now
+    fields = encoder.split(encoder.encode_state(state, 2))
+    assert fields["reserve"][0] == np.float32(1 / 12)
+    assert fields["seats"].reshape(3, 21)[2, 19:].tolist() == [1.0, 0.0]
+    history = fields["history"].reshape(12, 27 + 2 * 3)
+    assert history[0, 1 + 3 + 19] == 1.0 and history[1, 1 + 3 + 18] == 1.0  # convert, allegiance
 
 
 def test_fast_path_equals_the_view_path_and_is_bounded(
     config: tuple[int, dict[str, object]], random_states: Callable[..., Iterator[coup.State]]
 ) -> None:
     players, options = config
-    encoder = ObservationEncoder(players)
+    encoder = ObservationEncoder(players, reformation=bool(options.get("reformation")))
     for state in random_states(players, 15, seed=2, **options):
         for seat in range(players):
             slow = encoder.encode(state.view(seat))

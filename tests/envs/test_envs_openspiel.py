@@ -38,8 +38,10 @@ def play_to(state: pyspiel.State, rng: random.Random, decisions: int) -> None:
         {"players": 2},
         {"players": 2, "draft": "off"},
         {"players": 3, "characters": "inquisitor"},
+        {"reformation": True},
+        {"players": 2, "reformation": True},
     ],
-    ids=["4p", "2p-draft", "2p", "3p-inquisitor"],
+    ids=["4p", "2p-draft", "2p", "3p-inquisitor", "4p-reformation", "2p-reformation"],
 )
 def test_pyspiel_random_sim_test(params: dict[str, object]) -> None:
     pyspiel.random_sim_test(load(**params), num_sims=8, serialize=True, verbose=False)

@@ -14,8 +14,14 @@ from coup.envs.pettingzoo import env, raw_env
 
 @pytest.mark.parametrize(
     "options",
-    [{"players": 4}, {"players": 2}, {"players": 3, "characters": "inquisitor"}],
-    ids=["4p", "2p-draft", "3p-inquisitor"],
+    [
+        {"players": 4},
+        {"players": 2},
+        {"players": 3, "characters": "inquisitor"},
+        {"players": 4, "reformation": True},
+        {"players": 2, "reformation": True},
+    ],
+    ids=["4p", "2p-draft", "3p-inquisitor", "4p-reformation", "2p-reformation"],
 )
 def test_pettingzoo_api_test(options: dict[str, object]) -> None:
     with warnings.catch_warnings():

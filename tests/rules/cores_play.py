@@ -27,6 +27,10 @@ TABLES: list[tuple[int, dict[str, Any]]] = [
     (5, {"characters": "inquisitor", "treasury": 13}),
     (6, {}),
     (10, {"characters": "inquisitor"}),
+    (2, {"reformation": True}),
+    (3, {"reformation": True, "characters": "inquisitor"}),
+    (4, {"reformation": True}),
+    (6, {"reformation": True, "characters": "inquisitor", "treasury": 20}),
 ]
 
 

@@ -75,3 +75,19 @@ def test_both_cores_play_the_same_seeds_to_the_same_views_and_records() -> None:
         assert len(a["steps"]) == len(b["steps"]), f"{table}: games of different lengths"
         for key in ("record", "final", "replayed", "verified"):
             assert a[key] == b[key], f"{table}: {key} differs"
+
+
+def test_copies_and_pickles_keep_every_setting_and_the_game() -> None:
+    import copy
+    import pickle
+
+    import coup
+
+    state = coup.new_game(players=3, seed=4, characters="inquisitor", copies=4, treasury=40,
+                          first=2, reformation=True)  # fmt: skip
+    state.play(2, "allegiance reformist")
+    for twin in (copy.copy(state.settings), pickle.loads(pickle.dumps(state.settings))):
+        assert twin == state.settings and twin.reformation
+    assert pickle.loads(pickle.dumps(state.deal)) == state.deal
+    again = pickle.loads(pickle.dumps(state))
+    assert again.view(None) == state.view(None) and again.record() == state.record()

@@ -1,0 +1,384 @@
+"""A seat's observation as numbers, written by the core for the learning adapters.
+
+`Features.observe(state, seat)` returns the float32 vector documented in
+``coup/envs/observation.py`` (same layout, same values) as a ``bytearray``, which numpy
+wraps without copying; `Features.mask(state, seat)` the legal-action mask as int8 bytes.
+Both read only what ``state.view(seat)`` shows.
+
+The vector is joined from blocks of float32 bytes, each cached by what it depends on (a
+seat's coins and face-up cards, the pending action, one history entry as the viewer sees
+it, ...), so a step costs a few dictionary look-ups and one join, not a loop over
+hundreds of features. Standard library only; compiled with the rest of the core.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Final
+
+from .board import PRIVATE_VERBS, Entry
+from .moves import Move
+from .state import State
+
+#: Character slots: slot 3 is the variant's fifth character.
+SLOT: Final[dict[str, int]] = {
+    "duke": 0,
+    "assassin": 1,
+    "captain": 2,
+    "ambassador": 3,
+    "inquisitor": 3,
+    "contessa": 4,
+}
+PHASES: Final[tuple[str, ...]] = (
+    "draft",
+    "action",
+    "react",
+    "block",
+    "challenge_block",
+    "prove",
+    "lose",
+    "exchange",
+    "show",
+    "examine",
+    "over",
+)
+#: What Reformation adds (at the end of each list, so that the others keep their places).
+REFORMATION_PHASES: Final[tuple[str, ...]] = ("allegiance",)
+REFORMATION_ACTIONS: Final[tuple[str, ...]] = ("convert", "embezzle")
+REFORMATION_VERBS: Final[tuple[str, ...]] = ("allegiance", "convert", "embezzle")
+ALLEGIANCES: Final[tuple[str, ...]] = ("loyalist", "reformist")
+ACTIONS: Final[tuple[str, ...]] = (
+    "income",
+    "foreign_aid",
+    "coup",
+    "tax",
+    "assassinate",
+    "steal",
+    "exchange",
+    "examine",
+)
+VERBS: Final[tuple[str, ...]] = ACTIONS + (
+    "pass",
+    "challenge",
+    "block",
+    "reveal",
+    "lose",
+    "keep",
+    "show",
+    "return",
+    "swap",
+    "draft",
+)
+SEAT_FEATURES: Final = 19
+_NO_PENDING: Final = ("action", "draft", "allegiance", "over")
+#: Caches are emptied when they hold this many blocks (long runs of many table shapes).
+_CACHE_LIMIT: Final = 50_000
+
+
+def _floats(values: list[float]) -> bytes:
+    """float32 bytes of `values`, each clipped to 1."""
+    return array("f", [min(v, 1.0) for v in values]).tobytes()
+
+
+def _cards(cards: tuple[str, ...] | list[str], scale: float = 0.5) -> list[float]:
+    """Cards counted per slot (each card adds `scale`)."""
+    counts = [0.0] * 5
+    for card in cards:
+        counts[SLOT[card]] += scale
+    return counts
+
+
+def layout(reformation: bool) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], int]:
+    """(phases, actions, verbs, features per seat) of the vector, with Reformation or not."""
+    if reformation:
+        return (
+            PHASES + REFORMATION_PHASES,
+            ACTIONS + REFORMATION_ACTIONS,
+            VERBS + REFORMATION_VERBS,
+            SEAT_FEATURES + len(ALLEGIANCES),
+        )
+    return PHASES, ACTIONS, VERBS, SEAT_FEATURES
+
+
+def observation_size(players: int, history: int, reformation: bool = False) -> int:
+    """The vector's length: hand 5, seats S·n, phase P + treasury + Court (+ Reserve),
+    the action under way and what the viewer was shown 6n + A + 25, history
+    h·(6 + V + 2n); S, P, A, V from `layout` (51 + 25n + h·(24 + 2n) without Reformation)."""
+    phases, actions, verbs, seat = layout(reformation)
+    n = players
+    table = len(phases) + 2 + (1 if reformation else 0)
+    return 5 + seat * n + table + 6 * n + len(actions) + 25 + history * (6 + len(verbs) + 2 * n)
+
+
+class Features:
+    """Observation vectors of `players`-seat games with `history` moves of public history
+    (with the Reformation fields if `reformation`)."""
+
+    def __init__(self, players: int, history: int, reformation: bool = False) -> None:
+        self.n = players
+        self.history = history
+        self.reformation = reformation
+        phases, actions, verbs, _seat = layout(reformation)
+        self.phases = {name: i for i, name in enumerate(phases)}
+        self.action_index = {name: i for i, name in enumerate(actions)}
+        self.verbs = {name: i for i, name in enumerate(verbs)}
+        self.entry = 6 + len(verbs) + 2 * players
+        self.pending_size = 6 * players + len(actions) + 25
+        self.size = observation_size(players, history, reformation)
+        self.hands: dict[tuple[str, ...], bytes] = {}
+        self.seats: dict[tuple[bool, int, int, tuple[str, ...]], bytes] = {}
+        self.flags: list[bytes] = [
+            _floats([float(i >> 2 & 1), float(i >> 1 & 1), float(i & 1)]) for i in range(8)
+        ]
+        self.known: dict[tuple[str, ...], bytes] = {(): bytes(20)}
+        self.allegiances: dict[str | None, bytes] = {
+            None: bytes(8),
+            "loyalist": _floats([1.0, 0.0]),
+            "reformist": _floats([0.0, 1.0]),
+        }
+        self.tables: dict[tuple[str, int, int, int, int, int], bytes] = {}
+        self.pendings: dict[tuple[object, ...], bytes] = {}
+        self.no_pending = bytes(4 * self.pending_size)
+        self.entries: dict[tuple[Move, int, int, bool], bytes] = {}
+        self.empty_history = bytes(4 * history * self.entry)
+        # per viewer: (history length, last entry, history block) of the last call
+        self.last: list[tuple[int, object, bytes] | None] = [None] * players
+
+    def __reduce__(self) -> tuple[type[Features], tuple[int, int, bool]]:
+        # a copy starts with empty caches (and a compiled class needs this to be copied)
+        return (Features, (self.n, self.history, self.reformation))
+
+    # -- the vector -----------------------------------------------------------------------
+    def observe(self, s: State, me: int) -> bytearray:
+        """The observation vector of seat `me` as float32 bytes."""
+        n = self.n
+        if len(self.seats) > _CACHE_LIMIT or len(self.entries) > _CACHE_LIMIT:
+            self.clear()
+        parts: list[bytes] = [self._hand(s.hands[me])]
+        turn, waiting, passed = s.turn, s.waiting, s.passed
+        coins, hands, revealed, alive = s.coins, s.hands, s.revealed, s.alive_flags
+        known_hands = s.known_hands
+        seats, flags = self.seats, self.flags
+        allegiance = s.allegiance if self.reformation else ()
+        for k in range(n):
+            i = (me + k) % n
+            key = (alive[i], len(hands[i]), coins[i], revealed[i])
+            block = seats.get(key)
+            if block is None:
+                block = seats[key] = self._seat(key)
+            parts.append(block)
+            parts.append(
+                flags[(4 if i == turn else 0) + (2 if i in waiting else 0) + (i in passed)]
+            )
+            if k and known_hands:
+                parts.append(self._known(known_hands.get((me, i), ())))
+            else:
+                parts.append(self.known[()])
+            if allegiance:
+                parts.append(self.allegiances[allegiance[i]])
+        parts.append(self._table(s))
+        parts.append(self._pending(s, me))
+        if self.history:
+            parts.append(self._history(s.history, me))
+        return bytearray(b"".join(parts))
+
+    def _hand(self, hand: tuple[str, ...]) -> bytes:
+        block = self.hands.get(hand)
+        if block is None:
+            block = self.hands[hand] = _floats(_cards(hand))
+        return block
+
+    def _seat(self, key: tuple[bool, int, int, tuple[str, ...]]) -> bytes:
+        alive, influence, coins, revealed = key
+        values = [
+            1.0 if alive else 0.0,
+            influence * 0.5,
+            min(coins, 12) / 12.0,
+            1.0 if coins >= 3 else 0.0,
+            1.0 if coins >= 7 else 0.0,
+            1.0 if coins >= 10 else 0.0,
+        ]
+        return _floats(values + _cards(revealed))
+
+    def _known(self, cards: tuple[str, ...]) -> bytes:
+        block = self.known.get(cards)
+        if block is None:
+            block = self.known[cards] = _floats(_cards(cards))
+        return block
+
+    def _table(self, s: State) -> bytes:
+        """phase, treasury, Court (and the Reserve)."""
+        settings = s.settings
+        reserve = s.reserve if self.reformation else -1
+        key = (s.phase, s.treasury, settings.treasury, len(s.court), settings.copies, reserve)
+        block = self.tables.get(key)
+        if block is None:
+            values = [0.0] * len(self.phases)
+            values[self.phases[s.phase]] = 1.0
+            values.append(s.treasury / max(settings.treasury, 1))
+            values.append(len(s.court) / (5 * settings.copies))
+            if reserve >= 0:
+                values.append(min(reserve, 12) / 12.0)
+            block = self.tables[key] = _floats(values)
+        return block
+
+    def _pending(self, s: State, me: int) -> bytes:
+        """The action under way, the block, challenger and loser, and what `me` was shown
+        (exchange draw, examined card) or knows of the Court."""
+        n = self.n
+        phase = s.phase
+        court: tuple[str, ...] = s.known_court.get(me, ()) if s.known_court else ()
+        if phase in _NO_PENDING and not court:
+            return self.no_pending
+        actor, target = s.actor, s.target
+        drawn: tuple[str, ...] = ()
+        shown: str | None = None
+        if phase not in _NO_PENDING:
+            if phase == "exchange" and me == actor:
+                drawn = s.drawn
+            elif phase == "examine" and (me == actor or me == target):
+                shown = s.shown
+        key: tuple[object, ...] = (
+            phase in _NO_PENDING,
+            -1 if actor is None else (actor - me) % n,
+            s.action,
+            -1 if target is None else (target - me) % n,
+            s.claim,
+            -1 if s.block_seat is None else (s.block_seat - me) % n,
+            s.block_claim,
+            -1 if s.challenger is None else (s.challenger - me) % n,
+            -1 if s.loser is None or phase != "lose" else (s.loser - me) % n,
+            drawn,
+            shown,
+            court,
+        )
+        block = self.pendings.get(key)
+        if block is None:
+            block = self.pendings[key] = self._pending_block(key)
+        return block
+
+    def _pending_block(self, key: tuple[object, ...]) -> bytes:
+        n = self.n
+        quiet, actor, action, target, claim, blocker, block_claim, challenger, loser = key[:9]
+        drawn, shown, court = key[9:]
+        v = [0.0] * self.pending_size
+        a = len(self.action_index)  # offsets: actor 0, action n, target n+a, claim 2n+a,
+        t = n + a  # block seat 2n+a+5, block claim 3n+a+5, challenger 3n+a+10, loser
+        # 4n+a+10, drawn 5n+a+10, shown card 5n+a+15, shown seat 5n+a+20, Court 6n+a+20
+        if not quiet:
+            assert isinstance(actor, int) and isinstance(action, str)
+            v[actor] = 1.0
+            v[n + self.action_index[action]] = 1.0
+            if isinstance(target, int) and target >= 0:
+                v[t + target] = 1.0
+            if isinstance(claim, str):
+                v[t + n + SLOT[claim]] = 1.0
+            if isinstance(blocker, int) and blocker >= 0 and isinstance(block_claim, str):
+                v[t + n + 5 + blocker] = 1.0
+                v[t + 2 * n + 5 + SLOT[block_claim]] = 1.0
+            if isinstance(challenger, int) and challenger >= 0:
+                v[t + 2 * n + 10 + challenger] = 1.0
+            if isinstance(loser, int) and loser >= 0:
+                v[t + 3 * n + 10 + loser] = 1.0
+            if isinstance(drawn, tuple):
+                for card in drawn:
+                    v[t + 4 * n + 10 + SLOT[card]] += 0.5
+            if isinstance(shown, str) and isinstance(target, int):
+                v[t + 4 * n + 15 + SLOT[shown]] = 1.0
+                v[t + 4 * n + 20 + target] = 1.0
+        if isinstance(court, tuple):
+            for card in court:
+                v[t + 5 * n + 20 + SLOT[card]] += 0.5
+        return _floats(v)
+
+    def _history(self, history: list[Entry], me: int) -> bytes:
+        """The last `self.history` moves, newest first, as `me` sees them.
+
+        Consecutive observations of one seat share most of the window: the block of the
+        previous call is kept per seat and only the newer moves are encoded.
+        """
+        h, size = self.history, 4 * self.entry
+        length = len(history)
+        new = h
+        last = self.last[me]
+        old: bytes = self.empty_history
+        if last is not None:
+            old_length, old_entry, old = last
+            if old_length <= length and (old_length == 0 or history[old_length - 1] is old_entry):
+                new = length - old_length
+                if new == 0:
+                    return old
+            else:
+                old = self.empty_history
+        if new >= h:
+            new = h
+            old = self.empty_history
+        parts: list[bytes] = []
+        entries = self.entries
+        for k in range(length - 1, max(length - 1 - new, -1), -1):
+            mover, move, _forced, _draws, _out, audience = history[k]
+            hidden = me != mover and me != audience and move.verb in PRIVATE_VERBS
+            key = (move, mover, me, hidden)
+            block = entries.get(key)
+            if block is None:
+                block = entries[key] = self._entry(move, mover, me, hidden)
+            parts.append(block)
+        new = len(parts)
+        parts.append(old[: (h - new) * size])
+        joined = b"".join(parts)
+        self.last[me] = (length, history[length - 1] if length else None, joined)
+        return joined
+
+    def _entry(self, move: Move, mover: int, me: int, hidden: bool) -> bytes:
+        """One history entry: present, mover, verb, character slot, target (an allegiance's
+        side is not encoded: the seats' allegiances show it)."""
+        n = self.n
+        verbs = len(self.verbs)
+        v = [0.0] * self.entry
+        v[0] = 1.0
+        v[1 + (mover - me) % n] = 1.0
+        v[1 + n + self.verbs[move.verb]] = 1.0
+        arg = move.arg
+        if not hidden and arg is not None and not isinstance(arg, tuple):
+            if isinstance(arg, int):
+                v[6 + n + verbs + (arg - me) % n] = 1.0
+            elif arg in SLOT:
+                v[1 + n + verbs + SLOT[arg]] = 1.0
+        return _floats(v)
+
+    def clear(self) -> None:
+        """Forget the cached blocks (they are rebuilt as needed)."""
+        self.seats.clear()
+        self.entries.clear()
+        self.pendings.clear()
+        self.tables.clear()
+        self.hands.clear()
+        self.last = [None] * self.n
+
+
+class LegalMask:
+    """Legal-action masks: `actions[seat]` maps each Move to its integer for that seat, of
+    `size` integers in all."""
+
+    def __init__(self, actions: list[dict[Move, int]], size: int) -> None:
+        self.actions = actions
+        self.size = size
+        self.masks: dict[tuple[int, tuple[Move, ...]], bytes] = {}
+
+    def __reduce__(self) -> tuple[type[LegalMask], tuple[list[dict[Move, int]], int]]:
+        return (LegalMask, (self.actions, self.size))
+
+    def mask(self, s: State, seat: int) -> bytearray:
+        """1 at the integer of each legal move of `seat` (int8 bytes)."""
+        legal = s._legal_for(seat) if seat in s.waiting else []
+        key = (seat, tuple(legal))
+        block = self.masks.get(key)
+        if block is None:
+            if len(self.masks) > _CACHE_LIMIT:
+                self.masks.clear()
+            buffer = bytearray(self.size)
+            table = self.actions[seat]
+            for move in legal:
+                buffer[table[move]] = 1
+            block = self.masks[key] = bytes(buffer)
+        return bytearray(block)
