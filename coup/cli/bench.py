@@ -1,13 +1,16 @@
 """`coup bench`: how fast the engine plays, next to coupml (PyPI) measured the same way.
 
-    coup bench [--quick] [--json] [--no-coupml] [--no-envs] [--seed N] [--repeat N]
+    coup bench [--quick] [--json] [--no-coupml] [--no-envs] [--no-cores] [--seed N] [--repeat N]
 
 * random play: uniformly random legal moves (`waiting[0]`, `legal`, `play`) from a fixed
   seed, for 2, 4 and 6 players: decisions/s and games/s, the median of several runs;
 * the cost of `clone()`, `determinize()` and `view()` on mid-game states (median µs);
 * coupml, 4 players, same method, in its own venv (see `coup.ops.bench_coupml`), and the
   ratio ours/coupml (the goal is 3x or more);
-* the learning environments' decisions/s (CPU time), if `coup.envs.bench` is there.
+* the learning environments' decisions/s (CPU time), if `coup.envs.bench` is there, and
+  their cost per decision against the raw engine's (the goal is 2x or less);
+* the compiled rules core against the pure one, side by side (`coup.ops.bench_cores`):
+  random play and the search bot's playouts per second.
 """
 
 from __future__ import annotations
@@ -24,9 +27,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import coup
-from coup.ops import bench_coupml
+from coup.ops import bench_cores, bench_coupml
+from coup.rules.core import CORE, WHY
 
 GOAL_RATIO = 3.0
+#: The learning environments' goal: at most this many times a raw decision's cost.
+ENV_GOAL = 2.0
 TABLES = (2, 4, 6)
 
 
@@ -116,6 +122,8 @@ def measure(args: argparse.Namespace, note: Callable[[str], None]) -> dict[str, 
     games = args.games or (40 if quick else 1500)
     reps = args.repeat or (3 if quick else 5)
     out: dict[str, Any] = {
+        "core": CORE,
+        "core_why": WHY,
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "machine": f"{platform.system()} {platform.machine()}",
         "seed": args.seed,
@@ -180,6 +188,12 @@ def measure(args: argparse.Namespace, note: Callable[[str], None]) -> dict[str, 
     else:
         note("learning environments …")
         out["envs"] = env_rates(0.3 if quick else 2.0)
+    if args.no_cores:
+        out["cores"] = {"error": "skipped (--no-cores)"}
+    else:
+        note("the compiled core against the pure one …")
+        rounds, states = (1, 4) if quick else (reps, 30)
+        out["cores"] = bench_cores.compare(rounds, games, states, args.seed, note)
     return out
 
 
@@ -189,6 +203,7 @@ def report(r: dict[str, Any]) -> str:
             f"coup bench — {r['python']}, {r['machine']}; seed {r['seed']}; "
             f"median of {r['repetitions']} runs of {r['games_per_repetition']} games; CPU time"
         ),
+        f"rules core: {r.get('core', '?')} ({r.get('core_why', '')})",
         "",
         "random play (uniformly random legal moves)",
         f"  {'players':>7}  {'decisions/s':>12}  {'games/s':>9}  {'decisions/game':>14}",
@@ -252,9 +267,22 @@ def report(r: dict[str, Any]) -> str:
             "learning environments (coup.envs.bench, 4 players, random moves, CPU time; "
             "gymnasium_agent counts the agent's steps only)"
         )
+        base = envs.get("engine", 0.0)
         for name, rate in envs.items():
             unit = "steps/s" if name == "gymnasium_agent" else "decisions/s"
-            lines.append(f"  {name:<22} {rate:>12,.0f} {unit}")
+            cost = f"  {base / rate:5.2f}x a raw decision" if base and unit != "steps/s" else ""
+            lines.append(f"  {name:<22} {rate:>12,.0f} {unit:<12}{cost}")
+        for name in ("pettingzoo", "gymnasium"):
+            if base and name in envs:
+                cost = base / envs[name]
+                verdict = "meets" if cost <= ENV_GOAL else "above"
+                lines.append(f"  {name}: {cost:.2f}x ({verdict} the {ENV_GOAL:g}x goal)")
+    cores = r.get("cores", {"error": "not measured"})
+    lines.append("")
+    if "error" in cores:
+        lines.append(f"cores not compared: {cores['error']}")
+    else:
+        lines += bench_cores.report(cores)
     return "\n".join(lines)
 
 
@@ -264,6 +292,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument("--no-coupml", action="store_true", help="skip the coupml comparison")
     p.add_argument("--no-envs", action="store_true", help="skip the learning environments")
+    p.add_argument(
+        "--no-cores", action="store_true", help="skip the compiled-against-pure comparison"
+    )
     p.add_argument("--seed", type=int, default=2026, help="seed of the games (default 2026)")
     p.add_argument("--repeat", type=int, help="runs per measure; the median is reported")
     p.add_argument("--games", type=int, help="games per run")

@@ -31,7 +31,7 @@ def positive(x: object) -> bool:
 
 
 def test_bench_quick_prints_a_report() -> None:
-    proc = run_bench("--quick", "--no-coupml")
+    proc = run_bench("--quick", "--no-coupml", "--no-cores")
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "Traceback" not in out + proc.stderr
@@ -43,7 +43,7 @@ def test_bench_quick_prints_a_report() -> None:
 
 
 def test_bench_quick_json_is_well_formed() -> None:
-    proc = run_bench("--quick", "--no-coupml", "--no-envs", "--json", "--games", "5")
+    proc = run_bench("--quick", "--no-coupml", "--no-envs", "--no-cores", "--json", "--games", "5")
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
     assert set(result["random_play"]) == {"2", "4", "6"}
@@ -56,6 +56,21 @@ def test_bench_quick_json_is_well_formed() -> None:
     assert result["coupml"] == {"error": "skipped (--no-coupml)"}
     assert "ratio" not in result
     assert result["envs"] == {"error": "skipped (--no-envs)"}
+    assert result["cores"] == {"error": "skipped (--no-cores)"}
+    assert result["core"] in ("compiled", "pure") and result["core_why"]
+
+
+def test_the_cores_are_compared_side_by_side() -> None:
+    from coup.ops import bench_cores
+
+    found = bench_cores.compare(1, 3, 1, seed=5, note=lambda text: None)
+    assert found["compiled"]["core"] in ("compiled", "pure")  # pure where nothing was built
+    assert found["pure"]["core"] == "pure"
+    for name in ("compiled", "pure"):
+        for key in ("decisions_per_s", "search_playouts_per_s", "search_steps_per_s"):
+            assert positive(found[name][key])
+    text = "\n".join(bench_cores.report(found))
+    assert "compiled core against the pure one" in text and "ratio" in text
 
 
 def test_bench_report_with_coupml_and_without_envs(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -89,12 +104,18 @@ def test_bench_report_with_coupml_and_without_envs(monkeypatch: pytest.MonkeyPat
             "decisions_per_s_vs_numpy_driver": 6.0,
         },
         "envs": {"error": "coup.envs.bench is not available"},
+        "cores": {"error": "skipped (--no-cores)"},
     }
     text = bench.report(results)
     assert "ours/coupml: 3.00x decisions/s" in text
     assert "meets the 3x goal" in text
     assert "(numpy RandomState.choice): 50,000 decisions/s; ours is 6.00x that" in text
     assert "learning environments not measured" in text
+    assert "cores not compared: skipped (--no-cores)" in text
+    results["envs"] = {"engine": 300000.0, "pettingzoo": 100000.0, "gymnasium": 200000.0}
+    text = bench.report(results)
+    assert "pettingzoo: 3.00x (above the 2x goal)" in text
+    assert "gymnasium: 1.50x (meets the 2x goal)" in text
     results["coupml"] = {"error": "pip install coupml==0.1.1 failed: no network"}
     assert "coupml could not be measured: pip install" in bench.report(results)
 
