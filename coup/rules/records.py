@@ -59,8 +59,9 @@ def read_seed(raw: Any) -> int:
     )
 
 
-def commitment(seed: int) -> str:
-    """The fair-shuffle commitment of a seed: hex SHA-256 of ``str(seed)``."""
+def commitment(seed: int | str) -> str:
+    """The fair-shuffle commitment of a seed (or of its decimal string, as records write
+    seeds above 2^53): hex SHA-256 of ``str(seed)``."""
     return hashlib.sha256(str(seed).encode()).hexdigest()
 
 
