@@ -87,21 +87,24 @@ class ObservationEncoder:
         self.players = n
         self.history = history
         self.reformation = reformation
-        phases, actions, verbs, seat = layout(reformation)
-        self.phases = {name: i for i, name in enumerate(phases)}
-        self.actions = {name: i for i, name in enumerate(actions)}
-        self.verbs = {name: i for i, name in enumerate(verbs)}
-        self.seat_features = seat
-        self.entry = 6 + len(verbs) + 2 * n
+        #: the rules core's writer of the vector; its indices serve `encode` too
+        self.features = features = Features(players, history, reformation)
+        self.phases, self.actions, self.verbs = (
+            features.phases,
+            features.action_index,
+            features.verbs,
+        )
+        self.seat_features = layout(reformation)[3]
+        self.entry = features.entry
         sizes = [
             ("hand", 5),
-            ("seats", seat * n),
-            ("phase", len(phases)),
+            ("seats", self.seat_features * n),
+            ("phase", len(self.phases)),
             ("treasury", 1),
             ("court", 1),
             *([("reserve", 1)] if reformation else []),
             ("pending.actor", n),
-            ("pending.action", len(actions)),
+            ("pending.action", len(self.actions)),
             ("pending.target", n),
             ("pending.claim", 5),
             ("block.seat", n),
@@ -122,8 +125,7 @@ class ObservationEncoder:
             offset += size
         self.size = offset
         self.offset: dict[str, int] = {name: off for name, off, _ in self.fields}
-        self.features = Features(players, history, reformation)
-        assert self.features.size == self.size
+        assert features.size == self.size
         self._parsed: dict[str, tuple[int, int, int]] = {}
 
     def __repr__(self) -> str:
