@@ -38,7 +38,9 @@ DRAFT_PRIOR: dict[str, float] = {
     "inquisitor": 0.08,
 }
 #: The budget per decision in playout steps (one engine move each): ~20-50 ms of CPU here.
-DEFAULT_STEPS = 7_000
+#: 12,500 on the compiled rules core takes the time 7,000 took on the pure one (its playout
+#: steps run 1.78x as fast: docs/bench.md).
+DEFAULT_STEPS = 12_500
 #: What one playout costs beyond its steps (clone, first move), in steps.
 STEP_OVERHEAD = 8
 #: Samples per round at most, however cheap the playouts.
