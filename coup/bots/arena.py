@@ -31,11 +31,17 @@ class GameResult:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"search:sims=200:depth=8"`` -> ("search", {"sims": 200, "depth": 8})."""
+    """``"search:sims=200:depth=8"`` -> ("search", {"sims": 200, "depth": 8});
+    ``"medium:skeptic"`` -> ("medium:skeptic", {}) (a level and a personality)."""
     name, *pairs = spec.strip().split(":")
+    if name not in bots_module.LEVELS:
+        bots_module.make(name, seed=0)  # an unknown bot: ValueError naming the choices
     options: dict[str, Any] = {}
-    for pair in pairs:
+    for index, pair in enumerate(pairs):
         key, sep, text = pair.partition("=")
+        if not sep and index == 0 and name in bots_module.LEVELS:
+            name = f"{name}:{pair}"
+            continue
         if not sep or not key:
             raise ValueError(f"bot option {pair!r} in {spec!r} is not key=value")
         value: Any = text
@@ -46,9 +52,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             except ValueError:
                 pass
         options[key] = value
-    if name not in bots_module.NAMES and name != "easy":
-        known = ", ".join((*bots_module.NAMES, "easy"))
-        raise ValueError(f"unknown bot {name!r}; choose among {known}")
+    bots_module.make(name, seed=0)  # raises ValueError naming the choices
     return name, options
 
 

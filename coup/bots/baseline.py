@@ -1,4 +1,4 @@
-"""The baseline bots: uniformly random legal moves, and the easy level's mix."""
+"""The baseline bot: uniformly random legal moves."""
 
 from __future__ import annotations
 
@@ -22,22 +22,3 @@ class RandomBot:
         if not moves:
             raise ValueError(f"seat {seat} has no legal move now")
         return self.rng.choice(moves)
-
-
-class EasyBot:
-    """The easy level: plays honestly, but makes a random move now and then."""
-
-    name = "easy"
-
-    def __init__(self, seed: int | None = None, blunder: float = 0.3) -> None:
-        from coup.bots.honest import HonestBot
-
-        self.rng = random.Random(seed)
-        self.blunder = blunder
-        self.honest = HonestBot(seed=self.rng.randrange(2**32))
-        self.random = RandomBot(seed=self.rng.randrange(2**32))
-
-    def choose(self, state: State, seat: int) -> Move:
-        if self.rng.random() < self.blunder:
-            return self.random.choose(state, seat)
-        return self.honest.choose(state, seat)

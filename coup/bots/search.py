@@ -61,6 +61,7 @@ class SearchBot:
         prior: float = 0.02,
         bluff_odds: float = 0.1,
         doubt: float = 0.4,
+        personality: str | None = None,
         **playout: float,
     ) -> None:
         self.rng = random.Random(seed)
@@ -73,7 +74,15 @@ class SearchBot:
         self.bluff_odds = bluff_odds
         self.doubt = doubt
         self.playout = Playout(**playout)  # type: ignore[arg-type]
-        self.guide = HeuristicBot(seed=self.rng.randrange(2**32), bluff_chance=0.0)
+        guide_seed = self.rng.randrange(2**32)
+        self.guide: HeuristicBot = HeuristicBot(seed=guide_seed, bluff_chance=0.0)
+        if personality is not None:
+            # Style, not strength: the personality's own move gets the prior bonus, so
+            # the bot picks it when the search finds it about as good as the best.
+            from coup.bots.personality import PersonalityBot
+
+            self.guide = PersonalityBot(seed=guide_seed, personality=personality)
+            self.name = f"hard:{personality}"
 
     def choose(self, state: State, seat: int) -> Move:
         legal = state.legal(seat)

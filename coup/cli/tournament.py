@@ -1,6 +1,7 @@
 """`coup tournament`: many games between bots, seats rotated, ranked with intervals.
 
     coup tournament --seats search,heuristic,heuristic,heuristic --games 2000 --seed 1
+    coup tournament --league --games 200          # the hard bot against every style
 
 Games come in blocks of one deal each: the deal is played once per rotation of the seats
 (for two players: each deal from both seats, a duplicate deal), so no bot profits from
@@ -81,7 +82,7 @@ def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     p = wins / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -233,9 +234,22 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument(
         "--seats",
-        required=True,
-        help="comma-separated bots, one per seat, e.g. search,heuristic; bots: random, "
-        "honest, easy, heuristic, search; options as name:key=value, e.g. search:steps=3000",
+        help="comma-separated bots, one per seat, e.g. hard,medium:bluffer; bots: random, "
+        "honest, heuristic, search, never-challenge, challenge-all, duke-every-turn, or a "
+        "level (easy, medium, hard) with a personality (honest, bluffer, skeptic, vengeful, "
+        "cautious, random); options as name:key=value, e.g. search:steps=3000",
+    )
+    parser.add_argument(
+        "--league",
+        action="store_true",
+        help="play the hard bot against every league member, heads-up and one against "
+        "three at four players (--games per member and format)",
+    )
+    parser.add_argument(
+        "--hard", default="hard", help="with --league: the bot to measure (default hard)"
+    )
+    parser.add_argument(
+        "--opponents", help="with --league: comma-separated members (default: the league)"
     )
     parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
     parser.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
@@ -257,11 +271,24 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def main(argv: list[str]) -> int:
+    from coup.cli import league
+
     args = parse_args(argv)
-    lineup = [spec.strip() for spec in args.seats.split(",") if spec.strip()]
+    lineup = [spec.strip() for spec in (args.seats or "").split(",") if spec.strip()]
+    members = list(league.LEAGUE)
+    if args.opponents:
+        members = [spec.strip() for spec in args.opponents.split(",") if spec.strip()]
     try:
-        if not 2 <= len(lineup) <= 10:
+        if args.league:
+            if args.seats or args.save:
+                raise ValueError("--league plays its own seats; drop --seats and --save")
+            lineup = [args.hard, *dict.fromkeys(members)]
+        elif args.seats is None:
+            raise ValueError("give --seats (or --league)")
+        elif not 2 <= len(lineup) <= 10:
             raise ValueError(f"--seats needs 2 to 10 bots, got {len(lineup)}")
+        if args.league and args.hard in members:
+            raise ValueError(f"--hard {args.hard!r} is also an opponent")
         for spec in lineup:
             name, options = parse_spec(spec)
             try:
@@ -284,6 +311,15 @@ def main(argv: list[str]) -> int:
         settings["characters"] = args.characters
     if args.no_draft:
         settings["draft"] = False
+    if args.league:
+        try:
+            return league.run_league(
+                args.hard, members, args.games, args.seed, settings, args.jobs,
+                not args.quiet, args.json, args.plot,
+            )  # fmt: skip
+        except KeyboardInterrupt:
+            print("coup tournament: interrupted", file=sys.stderr)
+            return 130
     jobs = list(schedule(lineup, args.games, args.seed, settings, args.save))
     try:
         results = run_all(jobs, args.jobs, show_progress=not args.quiet)

@@ -110,3 +110,63 @@ def test_wilson_interval() -> None:
     low, high = tournament.wilson(65, 100)
     assert round(low, 3) == 0.553 and round(high, 3) == 0.736
     assert tournament.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_personality_seats(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "--seats", "medium:bluffer,easy:skeptic,random", "--games", "3", "--json",
+        "--quiet", "--jobs", "1",
+    )  # fmt: skip
+    assert code == 0
+    assert {row["bot"] for row in json.loads(out)["bots"]} == {
+        "medium:bluffer", "easy:skeptic", "random",
+    }  # fmt: skip
+    code, _, err = run(capsys, "--seats", "medium:grumpy,random", "--quiet")
+    assert code == 2 and "unknown personality 'grumpy'" in err
+
+
+def test_league_cross_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--league: the hard bot against each member, heads-up and one against three."""
+    args = ["--league", "--hard", "search:sims=3:worlds=2", "--games", "4", "--quiet"]
+    args += ["--opponents", "duke-every-turn,medium:cautious", "--jobs", "2"]
+    code, out, _ = run(capsys, *args, "--json", "--plot", str(tmp_path / "league.png"))
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["format"] == "coup-league/1" and summary["hard"] == "search:sims=3:worlds=2"
+    assert summary["games_per_cell"] == 4
+    assert [row["opponent"] for row in summary["rows"]] == ["duke-every-turn", "medium:cautious"]
+    for row in summary["rows"]:
+        for fmt, players, goal in (("heads_up", 2, 0.7), ("one_v_three", 4, 0.5)):
+            cell = row[fmt]
+            assert cell["games"] == 4 and cell["players"] == players and cell["goal"] == goal
+            low, high = cell["ci95"]
+            assert 0 <= low <= cell["win_rate"] <= high <= 1
+            assert cell["met"] == (cell["win_rate"] >= goal)
+    times = summary["hard_decision_ms"]
+    assert summary["hard_decisions"] > 0 and 0 < times["p50"] <= times["p95"] <= times["max"]
+    assert (tmp_path / "league.png").read_bytes()[:4] == b"\x89PNG"
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and "heads-up win" in out and "1 v 3" in out and "duke-every-turn" in out
+
+
+def test_league_jobs_rotate_seats_and_duplicate_deals() -> None:
+    from coup.cli.league import LEAGUE, league_jobs
+
+    assert len(LEAGUE) >= 16 and "never-challenge" in LEAGUE and "easy:vengeful" in LEAGUE
+    jobs, cells = league_jobs("hard", ["random"], 4, seed=1, settings={})
+    assert [job.index for job in jobs] == list(range(8))
+    heads_up = [job for job, cell in zip(jobs, cells, strict=True) if cell[1] == "heads_up"]
+    assert [job.specs for job in heads_up] == [["hard", "random"], ["random", "hard"]] * 2
+    assert heads_up[0].deal_seed == heads_up[1].deal_seed != heads_up[2].deal_seed
+    four = [job for job, cell in zip(jobs, cells, strict=True) if cell[1] == "one_v_three"]
+    assert [job.specs.index("hard") for job in four] == [0, 3, 2, 1]
+    assert len({job.deal_seed for job in four}) == 1
+
+
+def test_league_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "--league", "--seats", "hard,random", "--quiet")
+    assert code == 2 and "--league plays its own seats" in err
+    code, _, err = run(capsys, "--league", "--opponents", "random,wizard", "--quiet")
+    assert code == 2 and "unknown bot 'wizard'" in err
+    code, _, err = run(capsys, "--quiet")
+    assert code == 2 and "--seats" in err
