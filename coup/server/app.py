@@ -368,7 +368,9 @@ def create_app(
         else:
             svc.host_only(table, member)
             if kind == "add_bot":
-                await svc.lobby(table, lambda t: t.add_bot(f["seat"], f.get("level")))
+                await svc.lobby(
+                    table, lambda t: t.add_bot(f["seat"], f.get("level"), f.get("personality"))
+                )
             elif kind == "remove":
                 await svc.lobby(table, lambda t: t.remove(f["seat"]))
             elif kind == "move_seat":

@@ -113,12 +113,12 @@ class _RandomBot:
         return self.rng.choice(state.legal(seat))
 
 
-def make_bot(level: str | None) -> Any:
+def make_bot(level: str | None, personality: str | None = None) -> Any:
     seed = secrets.randbits(64)
     try:
         from coup import bots
 
-        return bots.for_level(level or "easy", seed=seed)
+        return bots.for_level(level or "easy", personality or "random", seed=seed)
     except Exception:  # noqa: BLE001 - any failure falls back to the random bot
         log.warning("no bot for level %r; using a random bot", level)
         return _RandomBot(seed)
@@ -131,7 +131,7 @@ async def bot_move(table: Table, run: GameRun, seat: int) -> str:
     level = None if sitter is None else sitter.level
     bot = table.bots.get(seat)
     if bot is None:
-        bot = table.bots[seat] = make_bot(level)
+        bot = table.bots[seat] = make_bot(level, None if sitter is None else sitter.personality)
     window = SeatWindow(state, seat)
     try:
         if level in (None, "easy"):

@@ -70,7 +70,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "chat": {"text": _STR, "name": _OPT_STR},
     "ping": {},
     "leave": {},
-    "add_bot": {"seat": _INT, "level": _OPT_STR},
+    "add_bot": {"seat": _INT, "level": _OPT_STR, "personality": _OPT_STR},
     "remove": {"seat": _INT},
     "move_seat": {"from": _INT, "to": _INT},
     "settings": {"settings": _DICT},

@@ -34,6 +34,16 @@ def levels() -> tuple[str, ...]:
         return LEVELS
 
 
+def personalities() -> tuple[str, ...]:
+    """The bots' personalities a host may pick per seat (besides "random")."""
+    try:
+        from coup import bots
+
+        return tuple(bots.PERSONALITIES)
+    except (ImportError, AttributeError):
+        return ()
+
+
 def _bad(message: str) -> ProtocolError:
     return ProtocolError("bad_settings", message)
 
@@ -86,6 +96,7 @@ def config() -> dict[str, Any]:
         "seats": {"min": SEATS_MIN, "max": SEATS_MAX},
         "characters": list(CHARACTERS),
         "levels": list(levels()),
+        "personalities": list(personalities()),
         "turn_timer": {"choices": [0, 30, 60], "min": TURN_MIN, "max": TURN_MAX},
         "reaction_timer": {"choices": [0, 10, 15, 30], "min": REACTION_MIN, "max": REACTION_MAX},
         "defaults": dict(DEFAULTS),

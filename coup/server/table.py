@@ -47,9 +47,14 @@ class Seat:
     member: str  # stable id of whoever sits here (survives seat moves)
     name: str
     kind: str  # "human" | "bot"
-    level: str | None = None
+    level: str | None = None  # a bot's level; stored as "level:personality" when chosen
     token_hash: str | None = None
     host: bool = False
+    personality: str | None = None  # a bot's personality; None: a random one each game
+
+    def __post_init__(self) -> None:
+        if self.level and ":" in self.level:
+            self.level, _, self.personality = self.level.partition(":")
 
     @property
     def standin(self) -> str | None:
@@ -61,12 +66,15 @@ class Seat:
         return "host" if self.token_hash is not None else "left"
 
     def row(self, seat: int) -> dict[str, Any]:
+        level = self.level
+        if level and self.personality:
+            level = f"{level}:{self.personality}"
         return {
             "seat": seat,
             "member": self.member,
             "name": self.name,
             "kind": self.kind,
-            "level": self.level,
+            "level": level,
             "token_hash": self.token_hash,
             "host": self.host,
         }
@@ -225,17 +233,23 @@ class Table:
         self.seats[seat] = Seat(secrets.token_hex(8), name, "human", None, token_hash(token), host)
         return seat, token
 
-    def add_bot(self, seat: int, level: str | None) -> None:
+    def add_bot(self, seat: int, level: str | None, personality: str | None = None) -> None:
         self._not_playing()
         level = level or str(self.settings["bot_level"])
         if level not in table_settings.levels():
             raise ProtocolError("bad_level", f"no bot level {level[:16]!r}")
+        if personality == "random":
+            personality = None
+        if personality is not None and personality not in table_settings.personalities():
+            raise ProtocolError("bad_personality", f"no bot personality {personality[:16]!r}")
         self._empty(seat)
         used = {s.name for s in self.seats if s is not None}
         k = 1
         while f"Bot {k}" in used:
             k += 1
-        self.seats[seat] = Seat(secrets.token_hex(8), f"Bot {k}", "bot", level)
+        self.seats[seat] = Seat(
+            secrets.token_hex(8), f"Bot {k}", "bot", level, personality=personality
+        )
 
     def remove(self, seat: int) -> Seat:
         self._not_playing()

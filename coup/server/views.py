@@ -30,6 +30,7 @@ def table_info(table: Table, spectators: int = 0) -> dict[str, Any]:
                 "name": s.name,
                 "kind": s.kind,
                 "level": s.level,
+                "personality": s.personality if s.kind == "bot" else None,
                 "host": s.host,
                 "connected": table.is_connected(s),
                 "standin": s.standin,

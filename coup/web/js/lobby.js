@@ -80,6 +80,21 @@ export function renderLobby(root, app) {
   clear(root).append(h("div", { class: "lobby-layout" }, main, settingsBox, app.chatPanel()));
 }
 
+// The host's choice of a bot for an empty seat: its level and its personality.
+function botPicker(app, i, table) {
+  const config = app.config || {};
+  const levels = config.levels || ["easy", "medium", "hard"];
+  const kinds = ["random", ...(config.personalities || [])];
+  const level = h("select", { class: "bot-level", "aria-label": t("bot.personality.level"), dataset: { seat: String(i) } },
+    ...levels.map((l) => h("option", { value: l, selected: l === table.settings.bot_level, text: t(`level.${l}`) })));
+  const personality = h("select", { class: "bot-personality", "aria-label": t("bot.personality.label"), dataset: { seat: String(i) } },
+    ...kinds.map((p) => h("option", { value: p, title: t(`bot.personality.${p}.about`), text: t(`bot.personality.${p}`) })));
+  const add = h("button", { type: "button", class: "btn add-bot", dataset: { seat: String(i) },
+    onclick: () => app.send({ type: "add_bot", seat: i, level: level.value, personality: personality.value }),
+    text: t("lobby.add_bot") });
+  return [level, personality, add];
+}
+
 function seatRow(app, s, i, { seated, host, table }) {
   const you = app.msg.you || {};
   const tags = [];
@@ -90,16 +105,17 @@ function seatRow(app, s, i, { seated, host, table }) {
       controls.push(h("button", { type: "button", class: "btn primary sit", dataset: { seat: String(i) },
         onclick: () => app.takeSeat(i), text: t("lobby.sit") }));
     }
-    if (host) {
-      controls.push(h("button", { type: "button", class: "btn add-bot", dataset: { seat: String(i) },
-        onclick: () => app.send({ type: "add_bot", seat: i }), text: t("lobby.add_bot") }));
-    }
+    if (host) controls.push(...botPicker(app, i, table));
     return h("li", { class: "lobby-seat empty", dataset: { seat: String(i) } },
       h("span", { class: "seat-no", text: num(i + 1) }), label, h("span", { class: "seat-controls" }, ...controls));
   }
   if (s.host) tags.push(h("span", { class: "tag tag-host", text: t("lobby.host") }));
   const name = displayName(s.name, s.kind === "bot");
   if (s.kind === "bot") tags.push(h("span", { class: "tag tag-bot", text: t("lobby.bot", { level: t(`level.${s.level}`) }) }));
+  if (s.kind === "bot" && s.personality) {
+    tags.push(h("span", { class: "tag tag-personality", title: t(`bot.personality.${s.personality}.about`),
+      text: t(`bot.personality.${s.personality}`) }));
+  }
   if (i === you.seat) tags.push(h("span", { class: "tag tag-you", text: t("table.you") }));
   if (s.standin) tags.push(h("span", { class: "tag tag-off", text: t(s.standin === "left" ? "seat.left" : "seat.standin") }));
   if (s.kind === "human" && !s.connected) tags.push(h("span", { class: "tag tag-off", text: t("seat.disconnected") }));

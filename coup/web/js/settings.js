@@ -6,6 +6,7 @@ export const FALLBACK_CONFIG = {
   seats: { min: 2, max: 10 },
   characters: ["ambassador", "inquisitor"],
   levels: ["easy", "medium", "hard"],
+  personalities: ["honest", "bluffer", "skeptic", "vengeful", "cautious"],
   turn_timer: { choices: [0, 30, 60], min: 5, max: 3600 },
   reaction_timer: { choices: [0, 10, 15, 30], min: 3, max: 600 },
   defaults: { seats: 4, characters: "ambassador", draft: true, turn_timer: 0, reaction_timer: 15, bot_level: "easy" },
