@@ -25,7 +25,7 @@ def test_host_seats_a_bot_with_a_personality(
         host.locator('button.add-bot[data-seat="1"]').click()
         host.locator('button.add-bot[data-seat="2"]').click()  # level default, random one
 
-        def seats() -> list[Any]:
+        def seats(host: Any = host) -> list[Any]:
             return state(host)["table"]["seats"]  # type: ignore[no-any-return]
 
         wait_for(lambda: seats()[1] and seats()[2], what="two bots seated")
