@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from coup.bots.knowledge import Knowledge
+from coup.bots.knowledge import NO_DUKE, Knowledge
 
 if TYPE_CHECKING:
     from coup import Move, State
@@ -55,8 +55,8 @@ class ClaimBelief:
     """The seat's belief that an opponent's claim of ``character`` is a bluff."""
 
     seat: int  # who claimed it
-    character: str
-    bluff: float  # probability, 0..1, that ``seat`` does not hold ``character``
+    character: str  # or "no_duke": an embezzlement (Reformation), a claim of no Duke
+    bluff: float  # probability, 0..1, that the claim is false
 
 
 @dataclass(frozen=True)
@@ -119,21 +119,25 @@ def analyse(state: State, seat: int, *, seed: int = 0, budget: int = DEFAULT_BUD
         raise ValueError(f"seat {seat} has no decision now")
     know = Knowledge(state.view(seat))
     bot = SearchBot(seed=seed, steps=budget)
+    bot.read_opponents(know)
     pool, weights = bot.weigh_worlds(state, seat, know, bot.worlds * bot.oversample)
     total = sum(weights) or 1.0
 
     def belief(claimant: int, character: str) -> ClaimBelief:
-        lies = sum(
-            w
-            for world, w in zip(pool, weights, strict=True)
-            if character not in world.hands[claimant]
-        )
+        lies = 0.0
+        for world, weight in zip(pool, weights, strict=True):
+            hand = world.hands[claimant]
+            # An embezzlement (no Duke) is a lie when the hand holds a Duke.
+            lie = "duke" in hand if character == NO_DUKE else character not in hand
+            lies += weight if lie else 0.0
         return ClaimBelief(claimant, character, lies / total)
 
     claims = tuple(
         belief(other, character)
         for other in sorted(know.opponents())
-        for character in sorted(know.records[other].active)
+        for character in sorted(
+            know.records[other].active | ({NO_DUKE} if know.records[other].no_duke else set())
+        )
     )
     pending = None
     open_claim = _open_claim(know)
@@ -159,4 +163,6 @@ def _open_claim(know: Knowledge) -> tuple[int, str] | None:
         return int(block["seat"]), str(block["claim"])
     if pending.get("claim"):
         return int(pending["actor"]), str(pending["claim"])
+    if pending.get("action") == "embezzle":
+        return int(pending["actor"]), NO_DUKE
     return None

@@ -12,7 +12,8 @@ before it challenges or bluffs.
 from __future__ import annotations
 
 from coup.bots.honest import HonestBot
-from coup.bots.knowledge import Knowledge, blockers_of, claim_of
+from coup.bots.knowledge import NO_DUKE, Knowledge, blockers_of, claim_of
+from coup.bots.reformation import reformation_action
 
 
 class HeuristicBot(HonestBot):
@@ -87,6 +88,9 @@ class HeuristicBot(HonestBot):
                 self.bluffer = bluffer
                 if plan is not None and plan in legal:
                     return plan
+        reformed = reformation_action(self, know, legal)
+        if reformed is not None:
+            return reformed
         assassins = [int(m.split()[1]) for m in legal if m.startswith("assassinate ")]
         if assassins and self.can_claim(know, "assassin"):
             soft = [s for s in assassins if "contessa" not in know.claims(s)]
@@ -133,6 +137,8 @@ class HeuristicBot(HonestBot):
         open_claim = "challenge" in legal and claimant is not None and bool(claim)
         if open_claim and know.provably_false(claimant, claim):  # type: ignore[arg-type]
             return "challenge"
+        if open_claim and claim == NO_DUKE and "duke" in know.records[claimant].active:  # type: ignore[index]
+            return "challenge"  # it claimed the Duke with this very hand
         if block is None and any(m.startswith("block ") for m in legal):
             for blocker in blockers_of(action, know.variant):
                 if blocker in know.cards and f"block {blocker}" in legal:

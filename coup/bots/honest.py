@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from coup.bots.knowledge import Knowledge, blockers_of, claim_of
+from coup.bots.knowledge import NO_DUKE, Knowledge, blockers_of, claim_of
 
 if TYPE_CHECKING:
     from coup import Move, State
@@ -92,6 +92,8 @@ class HonestBot:
         weak = min(know.value(c) for c in know.cards) < 4.0
         if exchanger in cards and "exchange" in legal and know.coins < 7 and weak:
             return "exchange"
+        if "embezzle" in legal and "duke" not in cards and know.reserve >= 2:
+            return "embezzle"
         duke_claimed = any("duke" in know.claims(s) for s in know.opponents())
         if "foreign_aid" in legal and not duke_claimed:
             return "foreign_aid"
@@ -122,6 +124,8 @@ class HonestBot:
         block = pending.get("block")
         if block:
             return int(block["seat"]), str(block["claim"])
+        if pending.get("action") == "embezzle":
+            return pending.get("actor"), NO_DUKE
         return pending.get("actor"), pending.get("claim")
 
     @staticmethod

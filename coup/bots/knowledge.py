@@ -12,8 +12,13 @@ from typing import Any
 #: The character each claimed action names (the exchange/examine pair depends on the game).
 ACTION_CLAIMS: dict[str, str] = {"tax": "duke", "assassinate": "assassin", "steal": "captain"}
 ACTIONS = frozenset(
-    {"income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine"}
-)
+    {
+        "income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine",
+        "convert", "embezzle",
+    }
+)  # fmt: skip
+#: What an embezzlement claims (Reformation): holding no Duke.
+NO_DUKE = "no_duke"
 #: Odds of a claim when the claimant lacks the character, against when it holds it.
 BLUFF_ODDS = 0.15
 #: Odds that a holder of the character passes up a block with it.
@@ -67,6 +72,9 @@ class SeatRecord:
     passed_block: Counter[str] = field(default_factory=Counter)  # blocker chances passed up
     challenges: int = 0
     chances: int = 0  # claims by others this seat could have challenged
+    tested: int = 0  # its claims that were challenged
+    lies: int = 0  # ... and turned out bluffs
+    no_duke: bool = False  # it embezzled (claimed to hold no Duke) with this hand
     # Evidence about the hidden hand it holds now (cleared when that hand changes):
     active: set[str] = field(default_factory=set)  # claims made with this hand
     passes: Counter[str] = field(default_factory=Counter)  # blocks it could have made, not
@@ -77,6 +85,7 @@ class SeatRecord:
         self.redrawn = True
         self.active.clear()
         self.passes.clear()
+        self.no_duke = False
 
 
 class Knowledge:
@@ -97,6 +106,10 @@ class Knowledge:
             "contessa",
         )
         self.players: list[dict[str, Any]] = view["players"]
+        # Reformation: the Treasury Reserve and each seat's allegiance.
+        self.reformation: bool = bool(settings.get("reformation"))
+        self.reserve: int = int(view.get("reserve") or 0)
+        self.allegiance: list[str | None] = [p.get("allegiance") for p in self.players]
         me = self.players[self.seat]
         self.cards: list[str] = list(me["cards"] or [])
         self.coins: int = me["coins"]
@@ -148,7 +161,12 @@ class Knowledge:
         return seen >= self.max_copies(character)
 
     def provably_false(self, seat: int, character: str) -> bool:
-        """True when ``seat`` cannot hold ``character``, by counting the cards one can see."""
+        """True when ``seat`` cannot hold ``character``, by counting the cards one can see
+        (``NO_DUKE``, an embezzlement's claim: true when it is known to hold a Duke)."""
+        if character == NO_DUKE:
+            if seat == self.seat:
+                return "duke" in self.cards
+            return "duke" in self.known_hands.get(seat, [])
         if seat == self.seat:
             return character not in self.cards
         hand = self.known_hands.get(seat)
@@ -174,8 +192,21 @@ class Knowledge:
             verb = words[0]
             arg = words[1] if len(words) > 1 else None
             record = records[seat]
+            if verb == "lose" and challenged is not None and challenged[1] == NO_DUKE:
+                embezzler = records[challenged[0]]
+                embezzler.tested += 1
+                if seat == challenged[0]:  # it held a Duke after all
+                    embezzler.lies += 1
+                    embezzler.no_duke = False
+                    embezzler.caught.add(NO_DUKE)
+                else:  # the challenger lost: the embezzler's hand was redrawn
+                    embezzler.new_hand()
+                challenged = None
+                continue
             if verb == "reveal" or verb == "lose":
                 if challenged is not None and seat == challenged[0]:
+                    record.tested += 1
+                    record.lies += verb == "lose"
                     if verb == "reveal":
                         record.proved.add(challenged[1])
                     else:
@@ -193,6 +224,11 @@ class Knowledge:
                 target = int(arg) if arg is not None else None
                 character = claim_of(verb, self.variant)
                 claim = (seat, character) if character else None
+                if verb == "embezzle":
+                    claim = (seat, NO_DUKE)
+                    record.no_duke = True
+                elif verb == "convert":
+                    target = None
                 if character:
                     record.claims.add(character)
                     record.active.add(character)
@@ -240,6 +276,8 @@ class Knowledge:
         for character, count in sorted(record.passes.items()):
             if character in hand:
                 weight *= PASS_ODDS.get(character, 0.5) ** count
+        if record.no_duke and "duke" in hand:
+            weight *= bluff_odds
         return weight
 
     def claims(self, seat: int) -> set[str]:

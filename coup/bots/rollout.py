@@ -33,6 +33,10 @@ class Playout:
         self.last_card_contessa = last_card_contessa
         self.challenge = challenge
         self.coup_at = coup_at
+        # Per seat, when an opponent model is set (search.py): the chance it bluffs on a
+        # turn and the chance it challenges a claim (aimed at it or not).
+        self.bluffs: list[float] | None = None
+        self.challenges: list[float] | None = None
 
     # ------------------------------------------------------------------------------------
     def run(self, world: State, rng: random.Random, limit: int = 400) -> int:
@@ -91,7 +95,7 @@ class Playout:
             coups = [m for m in legal if m.verb == "coup"]
             if coups:
                 return max(coups, key=lambda m: _threat(w, m.arg) + rng.random())  # type: ignore[arg-type]
-        bluffing = rng.random() < self.bluff
+        bluffing = rng.random() < (self.bluffs[seat] if self.bluffs else self.bluff)
         if coins >= 3 and ("assassin" in hand or (bluffing and rng.random() < 0.3)):
             hits = [m for m in legal if m.verb == "assassinate"]
             if hits:
@@ -102,6 +106,10 @@ class Playout:
             steals = [m for m in legal if m.verb == "steal" and w.coins[m.arg] >= 2]  # type: ignore[index]
             if steals:
                 return max(steals, key=lambda m: w.coins[m.arg] + rng.random())  # type: ignore[index]
+        if w.reformation and w.reserve >= 2 and "duke" not in hand:
+            embezzle = _find(legal, "embezzle")
+            if embezzle is not None:
+                return embezzle
         if w.variant in hand and rng.random() < 0.4:
             return _find(legal, "exchange") or legal[0]
         if rng.random() < 0.5:
@@ -121,6 +129,8 @@ class Playout:
                     return blocks[0]
             elif rng.random() < self.block_bluff:
                 return rng.choice(blocks)
+        if w.action == "embezzle" and w.phase == "react":  # a claim of no Duke
+            return legal[1] if rng.random() < self.challenge_rate(seat) else legal[0]
         claim = w.claim if w.phase == "react" else None
         if claim is not None and self.doubt(w, seat, w.actor, claim, w.target == seat, rng):  # type: ignore[arg-type]
             return legal[1]
@@ -135,7 +145,12 @@ class Playout:
             seen += cards.count(claim)
         if seen >= w.settings.copies:
             return True
+        if self.challenges is not None:
+            return rng.random() < self.challenges[seat]
         return rng.random() < (self.challenge * (2.0 if aimed else 0.5))
+
+    def challenge_rate(self, seat: int) -> float:
+        return self.challenges[seat] if self.challenges is not None else self.challenge
 
 
 def _find(legal: list[Move], verb: str) -> Move | None:

@@ -43,6 +43,10 @@ DRAFT_PRIOR: dict[str, float] = {
 DEFAULT_STEPS = 12_500
 #: What one playout costs beyond its steps (clone, first move), in steps.
 STEP_OVERHEAD = 8
+#: The opponent model: how many observations the usual rates are worth, and the usual
+#: share of bluffs among claims that get challenged.
+MODEL_WEIGHT = 6.0
+BLUFF_SHARE = 0.3
 #: Samples per round at most, however cheap the playouts.
 MAX_SAMPLES = 400
 
@@ -62,6 +66,7 @@ class SearchBot:
         bluff_odds: float = 0.1,
         doubt: float = 0.4,
         personality: str | None = None,
+        model: int = 1,
         **playout: float,
     ) -> None:
         self.rng = random.Random(seed)
@@ -74,6 +79,8 @@ class SearchBot:
         self.bluff_odds = bluff_odds
         self.doubt = doubt
         self.playout = Playout(**playout)  # type: ignore[arg-type]
+        self.model = model
+        self.odds: dict[int, float] = {}
         guide_seed = self.rng.randrange(2**32)
         self.guide: HeuristicBot = HeuristicBot(seed=guide_seed, bluff_chance=0.0)
         if personality is not None:
@@ -91,6 +98,7 @@ class SearchBot:
         if len(legal) == 1:
             return legal[0]
         know = Knowledge(state.view(seat))
+        self.read_opponents(know)
         guess = self.guide.choose(state, seat)
         budget = self.sims or self.steps
         worlds = self.sample_worlds(state, seat, know, min(self.worlds, budget))
@@ -111,10 +119,36 @@ class SearchBot:
         claimant, claim = (
             (block["seat"], block["claim"]) if block else (pending["actor"], pending["claim"])
         )
-        lies = sum(1 for w in worlds if claim not in w.hands[claimant])
+        if claim is None and pending.get("action") == "embezzle":  # a claim of no Duke
+            lies = sum(1 for w in worlds if "duke" in w.hands[claimant])
+        else:
+            lies = sum(1 for w in worlds if claim not in w.hands[claimant])
         if lies >= self.doubt * len(worlds):
             return legal
         return [m for m in legal if m.verb != "challenge"]
+
+    # -- the opponent model ---------------------------------------------------------
+    def read_opponents(self, know: Knowledge) -> None:
+        """Each opponent's bluffing and challenging so far this game, shrunk towards the
+        usual rates: the belief's bluff odds and the playouts' per-seat rates follow it."""
+        self.odds = {}
+        self.playout.bluffs = self.playout.challenges = None
+        if not self.model:
+            return
+        players = len(know.players)
+        playout = self.playout
+        bluffs = [playout.bluff] * players
+        challenges = [playout.challenge] * players
+        for other in know.opponents():
+            record = know.records[other]
+            lie = (record.lies + MODEL_WEIGHT * BLUFF_SHARE) / (record.tested + MODEL_WEIGHT)
+            lean = (lie / (1 - lie)) / (BLUFF_SHARE / (1 - BLUFF_SHARE))
+            self.odds[other] = min(1.0, max(0.02, self.bluff_odds * lean))
+            bluffs[other] = min(0.9, playout.bluff * lean)
+            challenges[other] = (record.challenges + MODEL_WEIGHT * playout.challenge) / (
+                record.chances + MODEL_WEIGHT
+            )
+        playout.bluffs, playout.challenges = bluffs, challenges
 
     # -- belief --------------------------------------------------------------------------
     def sample_worlds(self, state: State, seat: int, know: Knowledge, count: int) -> list[State]:
@@ -135,7 +169,8 @@ class SearchBot:
         for world in pool:
             weight = self.draft_prior(world, know) if drafted else 1.0
             for other in opponents:
-                weight *= know.likelihood(other, world.hands[other], self.bluff_odds)
+                odds = self.odds.get(other, self.bluff_odds)
+                weight *= know.likelihood(other, world.hands[other], odds)
             weights.append(weight)
         return pool, weights
 

@@ -263,6 +263,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="the fifth character (default ambassador)",
     )
     parser.add_argument("--no-draft", action="store_true", help="deal normally for 2 players")
+    parser.add_argument("--reformation", action="store_true", help="play the Reformation expansion")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--plot", metavar="FILE.png", help="draw the win rates to a PNG")
     parser.add_argument("--save", metavar="DIR", help="save every game as a coup-record/1")
@@ -311,6 +312,8 @@ def main(argv: list[str]) -> int:
         settings["characters"] = args.characters
     if args.no_draft:
         settings["draft"] = False
+    if args.reformation:
+        settings["reformation"] = True
     if args.league:
         try:
             return league.run_league(
