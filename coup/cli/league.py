@@ -14,7 +14,7 @@ from typing import Any
 
 from coup.bots import PERSONALITIES, STYLES
 from coup.bots.arena import GameResult
-from coup.cli.tournament import Job, percentile, run_all, schedule, wilson
+from coup.cli.tournament import Job, percentile, pyplot, run_all, schedule, wilson
 
 #: The opponent league: the personalities at easy and medium, our other bots, and plain
 #: styles nobody tuned the search against.
@@ -147,13 +147,7 @@ def print_league(summary: dict[str, Any]) -> None:
 
 def plot_league(summary: dict[str, Any], path: str) -> None:
     """Both win rates per opponent with their intervals and goals, as a PNG."""
-    try:
-        import matplotlib
-    except ImportError as error:  # pragma: no cover - depends on the extras installed
-        raise SystemExit("--plot needs matplotlib: pip install 'coup[plot]'") from error
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     rows = summary["rows"]
     names = [row["opponent"] for row in rows]
     fig, ax = plt.subplots(figsize=(8, 1.5 + 0.45 * len(rows)))

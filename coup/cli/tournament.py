@@ -199,8 +199,8 @@ def print_table(summary: dict[str, Any]) -> None:
         console.print(f"[yellow]{summary['unfinished']} games stopped unfinished[/yellow]")
 
 
-def plot(summary: dict[str, Any], path: str) -> None:
-    """Win rates with their 95% intervals, and the fair share, as a PNG."""
+def pyplot() -> Any:
+    """matplotlib's pyplot drawing to files (the `plot` extra), or a clear exit."""
     try:
         import matplotlib
     except ImportError as error:  # pragma: no cover - depends on the extras installed
@@ -208,6 +208,12 @@ def plot(summary: dict[str, Any], path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    return plt
+
+
+def plot(summary: dict[str, Any], path: str) -> None:
+    """Win rates with their 95% intervals, and the fair share, as a PNG."""
+    plt = pyplot()
     rows = summary["bots"]
     names = [row["bot"] for row in rows]
     rates = [row["win_rate"] for row in rows]

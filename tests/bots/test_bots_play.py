@@ -10,7 +10,7 @@ import coup
 from coup import bots
 from coup.bots.arena import play_game
 
-FAST = {"search": {"sims": 12, "worlds": 6}}
+FAST = {"search": {"sims": 12, "worlds": 6}, "hard:vengeful": {"sims": 12, "worlds": 6}}
 
 
 def make(name: str, seed: int) -> bots.Bot:
@@ -102,7 +102,11 @@ def twins(players: int, seed: int, **settings: object) -> list[tuple[coup.State,
     return pairs
 
 
-@pytest.mark.parametrize("name", ["random", "honest", "heuristic", "search", "easy"])
+@pytest.mark.parametrize(
+    "name",
+    ["random", "honest", "heuristic", "search", "easy", "medium:skeptic", "hard:vengeful"]
+    + list(bots.STYLES),
+)
 def test_bots_use_only_their_view(name: str) -> None:
     """Two states dealt differently but looking the same to a seat get the same move."""
     checked = 0
@@ -173,12 +177,13 @@ class Window:
         return self._state.determinize(self._own(seat), rng)
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_bots_need_nothing_but_the_interface(players: int) -> None:
-    lineup = ["search", "heuristic", "honest", "easy", "random"]
-    for game in range(2):
-        state = coup.new_game(players=players, seed=game)
-        seats = [make(lineup[(i + game) % len(lineup)], seed=i) for i in range(players)]
+@pytest.mark.parametrize(("players", "reformation"), [(2, False), (4, False), (4, True)])
+def test_bots_need_nothing_but_the_interface(players: int, reformation: bool) -> None:
+    lineup = ["search", "heuristic", "honest", "easy", "random", "medium:bluffer"]
+    lineup += ["hard:vengeful", *bots.STYLES]
+    for game in range(2 if players == 2 else 3):
+        state = coup.new_game(players=players, seed=game, reformation=reformation)
+        seats = [make(lineup[(i + game * 4) % len(lineup)], seed=i) for i in range(players)]
         while not state.over:
             seat = state.waiting[0]
             state.play(seat, seats[seat].choose(Window(state, seat), seat))  # type: ignore[arg-type]
