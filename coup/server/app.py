@@ -33,6 +33,7 @@ from coup.server.protocol import (
     Message,
     ProtocolError,
     RateLimit,
+    dumps,
     now_ms,
     parse_message,
 )
@@ -259,7 +260,7 @@ def create_app(
         try:
             await svc.watch(table)  # hear of its changes, then catch up: the first view is fresh
             conn.start()
-            conn.send_view(json.dumps(svc.view_for(table, conn.member), separators=(",", ":")))
+            conn.send_view(dumps(svc.view_for(table, conn.member)))
             if conn.member is not None:
                 await svc.presence(table, conn.member, +1)
             await _serve(ws, table, conn)

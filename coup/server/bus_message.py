@@ -15,6 +15,7 @@ from typing import Any
 
 import coup
 from coup.server import games, timers
+from coup.server.protocol import dumps
 from coup.server.table import Deadline, GameRun, Table
 
 
@@ -49,7 +50,7 @@ def encode(process: str, table: Table, before: Mark | None, presence: str | None
             "presence": {presence: table.connected.get(presence, 0)},
             "deadlines": timers.rows(table),
         }
-        return f"{head} {json.dumps(payload, separators=(',', ':'))}"
+        return f"{head} {dumps(payload)}"
     if run is None or run.number != before.game or run.seq <= before.seq:
         return head
     payload = {
@@ -62,7 +63,7 @@ def encode(process: str, table: Table, before: Mark | None, presence: str | None
         "last_winner": table.last_winner,
         "deadlines": timers.rows(table),
     }
-    return f"{head} {json.dumps(payload, separators=(',', ':'))}"
+    return f"{head} {dumps(payload)}"
 
 
 def decode(message: str) -> tuple[str, int | None, dict[str, Any] | None]:

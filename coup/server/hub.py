@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections import deque
 from typing import Any
 
 from starlette.websockets import WebSocket
 
-from coup.server.protocol import CHAT_BURST, CHAT_RATE, RateLimit
+from coup.server.protocol import CHAT_BURST, CHAT_RATE, RateLimit, dumps
 
 MAX_QUEUED = 64  # errors and pongs waiting for a slow client (views never queue up)
 
@@ -47,7 +46,7 @@ class Connection:
     def send(self, payload: dict[str, Any]) -> None:
         if len(self._queue) >= MAX_QUEUED:  # a client that does not read: drop the oldest
             self._queue.popleft()
-        self._queue.append(json.dumps(payload, separators=(",", ":")))
+        self._queue.append(dumps(payload))
         self._wake.set()
 
     async def _pump(self) -> None:

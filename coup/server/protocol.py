@@ -9,6 +9,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 MAX_FRAME = 4096  # bytes; a larger frame is refused with `too_large`
 MAX_WS_FRAME = 64 * 1024  # bytes; a larger frame closes the socket (1009)
 MAX_HTTP_BODY = 8 * 1024
@@ -52,6 +54,16 @@ class ProtocolError(Exception):
         if msg_id is not None:
             out["id"] = msg_id
         return out
+
+
+def dumps(value: Any) -> str:
+    """A message as compact JSON text (UTF-8 as is, no spaces). orjson: about twenty
+    times the standard library's speed on a view; the standard library takes what
+    orjson refuses (an integer over 64 bits, a lone surrogate)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def now_ms() -> int:

@@ -7,10 +7,9 @@ tokens) is ever read here.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from coup.server.protocol import now_ms
+from coup.server.protocol import dumps, now_ms
 from coup.server.table import Table
 from coup.server.timers import public_deadline
 
@@ -76,10 +75,6 @@ def view_message(
         "game": game,
         "chat": [dict(c) for c in table.chat],
     }
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def view_texts(table: Table, members: list[str | None], spectators: int) -> dict[str | None, str]:

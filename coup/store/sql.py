@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from sqlalchemy import Connection, Engine, create_engine, delete, event, insert,
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from coup.store import migrate, onestatement
+from coup.store import migrate, onestatement, sqlite_move
 from coup.store import schema as s
 
 Row = dict[str, Any]
@@ -90,8 +91,9 @@ class SqlStore:
         # Several processes: every write that bumps a table's version also checks it was
         # the one before (`version - 1`), else Conflict (the table service sets it).
         self.check_versions = False
-        # PostgreSQL: a move that does not end the game is written by one statement
-        # (coup/store/onestatement.py); off only to compare (`coup bench --store`).
+        # A move that does not end the game takes the fast write: one statement on
+        # PostgreSQL (coup/store/onestatement.py), the driver's cursor on SQLite
+        # (coup/store/sqlite_move.py); off only to compare (`coup bench --store`).
         self.one_statement = True
         if full.startswith("sqlite:///"):
             self.sync_engine = create_engine(full)
@@ -225,6 +227,21 @@ class SqlStore:
                 raise Conflict(str(exc)) from exc
             if bumped != 1:
                 raise Conflict(f"table {table_id} is past version {version - 1}")
+            return
+
+        if self.one_statement and self.sync_engine is not None and not finish:
+
+            def driver(conn: Connection) -> None:
+                if not sqlite_move.append(
+                    conn, table_id, events, version=version, deadlines=deadlines,
+                    checked=self.check_versions,
+                ):  # fmt: skip
+                    raise Conflict(f"table {table_id} is past version {version - 1}")
+
+            try:
+                await self._run(driver)
+            except (IntegrityError, sqlite3.IntegrityError) as exc:
+                raise Conflict(str(exc)) from exc
             return
 
         def fn(conn: Connection) -> None:

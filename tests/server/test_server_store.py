@@ -11,9 +11,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from coup.ops.fleet import drop_database, make_database
 from coup.store import Conflict, SqlStore, open_store
+from coup.store import schema as s
 
 
 @pytest.fixture(params=["sqlite", "aiosqlite", "postgresql"])
@@ -143,3 +145,45 @@ async def test_a_review_is_claimed_once_stored_with_its_result_and_taken_over_wh
     early, _ = await claim_review(store, table, 2, 1, 0, now=5_000 + STALE_MS)
     late, row = await claim_review(store, table, 2, 1, 0, now=5_001 + STALE_MS)
     assert not early and late and row["status"] == "queued"
+
+
+async def test_a_move_is_written_alike_by_the_fast_and_the_general_path(store: SqlStore) -> None:
+    """The fast write (one statement on PostgreSQL, the driver's cursor on SQLite) stores
+    the same rows as the general transaction, replaces the deadlines, and refuses a stale
+    version (Conflict) writing nothing."""
+    store.check_versions = True
+    stored = {}
+    for fast in (True, False):
+        store.one_statement = fast
+        table_id = secrets.token_urlsafe(16)
+        row = {"id": table_id, "created_at": 1, "status": "playing", "version": 1,
+               "games": 1, "last_winner": None}  # fmt: skip
+        await store.create_table(row, {"seats": 2}, [])
+        first = {"seat": 0, "kind": "turn", "due_at": 9, "seconds": 30, "game": 1, "seq": 0}
+        await store.save_deadlines(table_id, version=2, deadlines=[first])
+        move = {"game": 1, "seq": 0, "seat": 0, "move": "exchange", "draw": '["duke", "captain"]',
+                "timeout": True, "step": 3, "at": 5}  # fmt: skip
+        after = {"seat": 1, "kind": "reaction", "due_at": 19, "seconds": 15, "game": 1, "seq": 1}
+        with pytest.raises(Conflict):  # another process wrote version 3 first
+            await store.append_events(table_id, [move], version=4, deadlines=[after])
+        await store.append_events(table_id, [move], version=3, deadlines=[after])
+        with pytest.raises(Conflict):  # the same seq again
+            await store.append_events(table_id, [move], version=4, deadlines=[])
+        data = await store.load_table(table_id)
+        assert data is not None and data.game is None
+        game = await store.load_game(table_id, 1)
+        assert game is None  # no games row was written: only events
+        events = await store._run(
+            lambda conn, t=table_id: [
+                {k: v for k, v in r._mapping.items() if k != "table_id"}
+                for r in conn.execute(select(s.events).where(s.events.c.table_id == t))
+            ]
+        )
+        stored[fast] = (data.row["version"], events, [
+            {k: v for k, v in d.items() if k not in ("table_id", "claimed_until")}
+            for d in data.deadlines
+        ])  # fmt: skip
+    assert stored[True] == stored[False]
+    version, events, deadlines = stored[True]
+    assert version == 3 and deadlines == [after]
+    assert events == [{**move, "timeout": True}]
