@@ -44,6 +44,12 @@ def parser() -> argparse.ArgumentParser:
         help="table creations/joins per second per address, after a burst of 60 (0 = no limit)",
     )
     p.add_argument(
+        "--spectators",
+        type=int,
+        default=100,
+        help="spectators a table takes, over every process (100); more are refused",
+    )
+    p.add_argument(
         "--no-ws-compression",
         action="store_true",
         help="no permessage-deflate on websockets: half the memory per connection, less "
@@ -75,6 +81,7 @@ def main(argv: list[str]) -> int:
             away_seconds=args.away,
             http_rate=args.http_rate,
             short_collections=True,
+            spectators=args.spectators,
         )
     except ValueError as exc:
         print(f"coup serve: {exc}", file=sys.stderr)

@@ -34,11 +34,12 @@ from coup.server.protocol import (
     ProtocolError,
     RateLimit,
     dumps,
+    frame_id,
     now_ms,
     parse_message,
 )
 from coup.server.review import routes as review_routes
-from coup.server.service import TableService
+from coup.server.service import SPECTATOR_CAP, TableService
 from coup.server.table import Table
 from coup.server.views import table_info
 from coup.store import open_store
@@ -53,6 +54,18 @@ docs/protocol.md.</p></body></html>"""
 
 def _error(exc: ProtocolError) -> JSONResponse:
     return JSONResponse({"error": {"code": exc.code, "message": exc.message}}, exc.status)
+
+
+def _fields(data: dict[str, Any], **kinds: type | tuple[type, ...]) -> None:
+    """A request body's fields: only those named, each of its JSON type (else
+    `bad_message`, as on the websocket); their values are checked later."""
+    if "name" in kinds and "name" not in data:
+        raise ProtocolError("bad_message", "the field 'name' is missing")
+    for key, value in data.items():
+        if key not in kinds:
+            raise ProtocolError("bad_message", f"unknown field {key[:32]!r}")
+        if isinstance(value, bool) or not isinstance(value, kinds[key]):
+            raise ProtocolError("bad_message", f"field {key!r} has the wrong type")
 
 
 def _seat_reply(table: Table, seat: int, token: str) -> dict[str, Any]:
@@ -94,6 +107,7 @@ def create_app(
     http_rate: float = 2.0,
     web_dir: Path | None = None,
     short_collections: bool = False,
+    spectators: int = SPECTATOR_CAP,
 ) -> Starlette:
     web = web_dir or WEB_DIR
     hub = Hub()
@@ -112,7 +126,14 @@ def create_app(
         store = await open_store(db)
         the_bus = bus_module.connect(bus)
         await the_bus.start()
-        svc = TableService(store, the_bus, hub, bot_delay=bot_delay, away_seconds=away_seconds)
+        svc = TableService(
+            store,
+            the_bus,
+            hub,
+            bot_delay=bot_delay,
+            away_seconds=away_seconds,
+            spectator_cap=spectators,
+        )
         holder["service"] = svc
         app.state.service = svc
         await svc.start()
@@ -200,9 +221,7 @@ def create_app(
     async def create_table(request: Request) -> Response:
         try:
             data = await body(request)
-            unknown = set(data) - {"name", "settings"}
-            if unknown:
-                raise ProtocolError("bad_message", f"unknown field {min(unknown)[:32]!r}")
+            _fields(data, name=str, settings=(dict, type(None)))
             table, seat, token = await service().create(data.get("name"), data.get("settings"))
         except ProtocolError as exc:
             return _error(exc)
@@ -213,15 +232,12 @@ def create_app(
             table = await find(request.path_params["table"])
         except ProtocolError as exc:
             return _error(exc)
-        seated = table.holders()
-        return JSONResponse({"table": table_info(table, hub.spectators(table.id, seated))})
+        return JSONResponse({"table": table_info(table, service().spectators_of(table))})
 
     async def join_table(request: Request) -> Response:
         try:
             data = await body(request)
-            unknown = set(data) - {"name", "seat"}
-            if unknown:
-                raise ProtocolError("bad_message", f"unknown field {min(unknown)[:32]!r}")
+            _fields(data, name=str, seat=(int, type(None)))
             table = await find(request.path_params["table"])
             seat, token = await service().join(table, data.get("name"), data.get("seat"))
         except ProtocolError as exc:
@@ -255,8 +271,16 @@ def create_app(
         if member is False:
             return
         conn = Connection(ws, table.id, member if isinstance(member, str) else None)
-        hub.add(conn)
         svc = service()
+        hub.add(conn)
+        if conn.member is None:
+            try:
+                await svc.spectators(table, joining=True)
+            except ProtocolError as exc:
+                hub.remove(conn)
+                await ws.send_text(dumps(exc.payload()))
+                await _close(ws, Close.NO_ROOM)
+                return
         try:
             await svc.watch(table)  # hear of its changes, then catch up: the first view is fresh
             conn.start()
@@ -268,9 +292,11 @@ def create_app(
             hub.remove(conn)
             await svc.unwatch(table)
             await conn.stop()
-            if conn.member is not None:
-                with contextlib.suppress(Exception):
+            with contextlib.suppress(Exception):
+                if conn.member is not None:
                     await svc.presence(table, conn.member, -1)
+                if table.seat_of(conn.member) is None:  # a spectator (or a removed player)
+                    await svc.spectators(table)
 
     async def _hello(ws: WebSocket, table: Table) -> str | None | bool:
         """The seat's member id, None for a spectator, False if the socket was closed."""
@@ -307,14 +333,14 @@ def create_app(
             if frame is None:
                 return
             if not limit.allow():
+                refused = frame_id(frame)
                 if limit.refused_in_row >= FLOOD_CLOSE:
-                    await conn.stop()
                     error = ProtocolError("rate_limited", "flooding: closing the connection")
-                    with contextlib.suppress(Exception):
-                        await ws.send_json(error.payload())
+                    await conn.finish(error.payload(refused))  # the replies queued go first
                     await _close(ws, Close.FLOODING)
                     return
-                conn.send(ProtocolError("rate_limited", "too many messages; slow down").payload())
+                error = ProtocolError("rate_limited", "too many messages; slow down")
+                conn.send(error.payload(refused))
                 continue
             msg_id = None
             try:

@@ -36,9 +36,16 @@ def mark(table: Table) -> Mark:
     return Mark(table.version, run.number, run.seq, len(run.timeouts))
 
 
-def encode(process: str, table: Table, before: Mark | None, presence: str | None = None) -> str:
+def encode(
+    process: str,
+    table: Table,
+    before: Mark | None,
+    presence: str | None = None,
+    watchers: int = 0,
+) -> str:
     """The message telling that `table` changed; with the moves if that was all, or with
-    the connection count of `presence` (a member) if only that changed."""
+    the connection count of `presence` (a member) if only that changed; either with the
+    number of spectators the process holds (`watchers`)."""
     head = f"{process} {table.version}"
     run = table.run
     if before is None or table.version != before.version + 1:
@@ -49,6 +56,7 @@ def encode(process: str, table: Table, before: Mark | None, presence: str | None
             "from": before.version,
             "presence": {presence: table.connected.get(presence, 0)},
             "deadlines": timers.rows(table),
+            "watchers": watchers,
         }
         return f"{head} {dumps(payload)}"
     if run is None or run.number != before.game or run.seq <= before.seq:
@@ -62,8 +70,15 @@ def encode(process: str, table: Table, before: Mark | None, presence: str | None
         "status": table.status,
         "last_winner": table.last_winner,
         "deadlines": timers.rows(table),
+        "watchers": watchers,
     }
     return f"{head} {dumps(payload)}"
+
+
+def watchers(process: str, count: int) -> str:
+    """The message telling that the process now holds `count` spectators of the table
+    (no change to the table itself: no version)."""
+    return f"{process} - {dumps({'watchers': count})}"
 
 
 def decode(message: str) -> tuple[str, int | None, dict[str, Any] | None]:
@@ -80,10 +95,14 @@ def decode(message: str) -> tuple[str, int | None, dict[str, Any] | None]:
     return origin, version, payload if isinstance(payload, dict) else None
 
 
-def apply(table: Table, version: int, payload: dict[str, Any], now: int = 0) -> bool:
+def apply(
+    table: Table, version: int, payload: dict[str, Any], now: int = 0, origin: str = ""
+) -> bool:
     """Play the message's moves (or take its connection count) on `table` if it is
-    exactly at the version before."""
+    exactly at the version before; take the sender's spectator count in any case."""
     run = table.run
+    if origin and isinstance(payload.get("watchers"), int):
+        table.watching[origin] = payload["watchers"]
     if "presence" in payload:
         if table.version != payload.get("from"):
             return False

@@ -73,7 +73,7 @@ class CatchUp:
         self.service = service
         self.store = service.store
         self.stats = service.stats
-        self._heard: dict[str, list[tuple[int | None, dict[str, Any] | None]]] = {}
+        self._heard: dict[str, list[tuple[str, int | None, dict[str, Any] | None]]] = {}
         self._catching_up: dict[str, asyncio.Task[None]] = {}
         self._marks: dict[str, bus_message.Mark] = {}  # where each table stood when last told
 
@@ -149,6 +149,9 @@ class CatchUp:
         if changes is not None:
             table.chat.extend(chat_line(c) for c in changes.chat)
         await self.sync_presence(table, changes)
+        if changes is not None:
+            process = self.service.process
+            table.watching = {p: n for p, n in changes.watching.items() if p != process}
         self._marks[table.id] = bus_message.mark(table)
 
     async def _rebuild_into(self, table: Table) -> None:
@@ -194,7 +197,9 @@ class CatchUp:
         """The bus message telling of the change just committed to `table`."""
         service = self.service
         before = self._marks.get(table.id)
-        message = bus_message.encode(service.process, table, before, presence)
+        message = bus_message.encode(
+            service.process, table, before, presence, service.local_spectators(table)
+        )
         plain = message.count(" ") == 1  # no moves sent along: the others read the store
         self.stats["sent_plain" if plain else "sent_moves"] += 1
         now = bus_message.mark(table)
@@ -211,8 +216,12 @@ class CatchUp:
             return  # our own message, or a table we do not hold
         if not service.hub.of(table_id):
             return  # nobody here to tell: `get()` catches up when the table is next used
-        _origin, version, payload = bus_message.decode(message)
-        self._heard.setdefault(table_id, []).append((version, payload))
+        origin, version, payload = bus_message.decode(message)
+        if version is None and payload is not None and set(payload) == {"watchers"}:
+            table = service.tables[table_id]  # spectators came or went: the next view says
+            table.watching[origin] = int(payload["watchers"])
+            return
+        self._heard.setdefault(table_id, []).append((origin, version, payload))
         if table_id not in self._catching_up:
             self._catching_up[table_id] = asyncio.create_task(self._catch_up(table_id))
 
@@ -228,13 +237,13 @@ class CatchUp:
                 try:
                     async with table.lock:
                         read = False
-                        for version, payload in pending:
+                        for origin, version, payload in pending:
                             if version is not None and version <= table.version:
                                 continue  # we have it already (e.g. caught up after a conflict)
                             if read or payload is None or version is None:
                                 read = True
                                 self.stats["plain_in"] += 1
-                            elif bus_message.apply(table, version, payload, now_ms()):
+                            elif bus_message.apply(table, version, payload, now_ms(), origin):
                                 self.stats["applied"] += 1
                             else:
                                 read = True

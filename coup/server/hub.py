@@ -27,11 +27,23 @@ class Connection:
         self._view: str | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._closing = False  # finish(): the pump ends once the queue is empty
         self.sent = 0
         self.chat_limit = RateLimit(CHAT_BURST, CHAT_RATE)  # a spectator's chat lines
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._pump())
+
+    async def finish(self, last: dict[str, Any], timeout: float = 5.0) -> None:
+        """Send what is queued, then `last`, then stop (before the server closes the
+        socket: the replies to messages read before are not lost)."""
+        self.send(last)
+        self._closing = True
+        self._wake.set()
+        if self._task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._task), timeout)
+        await self.stop()
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -61,6 +73,8 @@ class Connection:
                         text, self._view = self._view or "", None
                     await self.ws.send_text(text)
                     self.sent += 1
+                if self._closing:
+                    return
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001  (the socket went away; the reader cleans up)

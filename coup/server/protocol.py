@@ -32,6 +32,7 @@ class Close:
     TOO_BIG = 1009
     PROTOCOL = 4400
     BAD_TOKEN = 4401
+    NO_ROOM = 4403
     NO_TABLE = 4404
     HELLO_TIMEOUT = 4408
     FLOODING = 4429
@@ -161,36 +162,62 @@ def parse_message(frame: str | bytes) -> Message:
 # Bidirectional embedding/override/isolate controls: they could make a name or a chat
 # line display as something else. (ZWNJ, which Persian needs, stays allowed.)
 BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Unicode's White_Space characters: in a name each counts as a space.
+SPACES = frozenset(
+    "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+# Line breaks: in chat each becomes "\n" (CR LF counts as one).
+LINE_BREAKS = frozenset("\n\v\f\r\x85\u2028\u2029")
+_REFUSED = ("Cc", "Cs", "Co", "Cn")  # control, surrogate, private use, unassigned
 
 
 def clean_name(value: Any) -> str:
+    """A name as shown (docs/protocol.md, *Names and chat text*): every White_Space
+    character is a space, runs of them one space, none at the ends; then 1-24 code
+    points, no other control character, surrogate, private-use or unassigned code
+    point, no bidirectional control."""
     if not isinstance(value, str):
         raise ProtocolError("bad_name", "a name must be a string")
-    name = " ".join(value.split())
+    name = "".join(" " if ch in SPACES else ch for ch in value)
+    name = " ".join(part for part in name.split(" ") if part)
     if not name:
         raise ProtocolError("bad_name", "a name may not be empty")
     if len(name) > NAME_MAX:
         raise ProtocolError("bad_name", f"a name may have at most {NAME_MAX} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") or ch in BIDI for ch in name):
+    if any(unicodedata.category(ch) in _REFUSED or ch in BIDI for ch in name):
         raise ProtocolError("bad_name", "a name may not contain control characters")
     return name
 
 
 def clean_chat(value: str) -> str:
-    text = value.strip()
+    """Chat text as stored and shown: line breaks become "\n"; other control characters
+    (but tab), surrogates and bidirectional controls are removed; spaces and line breaks
+    at the ends are trimmed; then 1-300 code points."""
+    text = value.replace("\r\n", "\n")
+    text = "".join(
+        "\n"
+        if ch in LINE_BREAKS
+        else ch
+        if ch == "\t" or (unicodedata.category(ch) not in ("Cc", "Cs") and ch not in BIDI)
+        else ""
+        for ch in text
+    )
+    text = text.strip()
     if not text:
         raise ProtocolError("chat_empty", "chat text is empty")
     if len(text) > CHAT_MAX:
         raise ProtocolError("chat_too_long", f"chat text is over {CHAT_MAX} characters")
-    # Keep line breaks and tabs; drop other control characters.
-    text = "".join(
-        ch
-        for ch in text
-        if ch in "\n\t" or (unicodedata.category(ch) not in ("Cc", "Cs") and ch not in BIDI)
-    )
-    if not text.strip():
-        raise ProtocolError("chat_empty", "chat text is empty")
     return text
+
+
+def frame_id(frame: str | bytes) -> Any:
+    """The valid `id` of a frame, if it has one (to echo in an error that refuses the
+    frame before it is read, e.g. `rate_limited`); None otherwise."""
+    try:
+        return parse_message(frame).id
+    except ProtocolError as exc:
+        return exc.msg_id
 
 
 class RateLimit:

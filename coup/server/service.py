@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 import coup
 from coup.bus import Bus
-from coup.server import games, timers
+from coup.server import bus_message, games, timers
 from coup.server.catchup import CatchUp, retried
 from coup.server.clock import ClaimClock, Clock, TableClocks
 from coup.server.hub import Hub
@@ -53,6 +53,7 @@ from coup.store import processes as db
 log = logging.getLogger("coup.server")
 T = TypeVar("T")
 IDLE_EVICT = 600.0  # seconds
+SPECTATOR_CAP = 100  # spectators per table, over every process (`coup serve --spectators`)
 
 
 class TableService:
@@ -64,8 +65,10 @@ class TableService:
         *,
         bot_delay: tuple[float, float] = (0.6, 1.5),
         away_seconds: float = 30.0,
+        spectator_cap: int = SPECTATOR_CAP,
     ) -> None:
         self.store = store
+        self.spectator_cap = spectator_cap
         self.bus = bus
         self.hub = hub
         self.bot_delay = bot_delay
@@ -340,6 +343,8 @@ class TableService:
     ) -> None:
         """Play `move` for game seat `seat`: check, log durably, then show."""
         async with table.lock:
+            if version is not None and version > table.version and self.store.shared:
+                await self.catchup.refresh_locked(table)  # this process may be behind
             run = table.run
             if run is None or not table.playing:
                 raise ProtocolError("no_game_running", "no game is running at this table")
@@ -349,6 +354,11 @@ class TableService:
                 coup.Move.parse(move)
             except ValueError as exc:
                 raise ProtocolError("invalid_move", str(exc)) from None
+            if version is not None and version > table.version:
+                raise ProtocolError(
+                    "bad_version",
+                    f"no view of this table had version {version}; it is at {table.version}",
+                )
             if version is not None and version < run.changed_version:
                 raise ProtocolError(
                     "stale",
@@ -443,10 +453,45 @@ class TableService:
             return
         seated = table.holders()
         keys = {conn: (conn.member if conn.member in seated else None) for conn in conns}
-        texts = view_texts(table, list(keys.values()), self.hub.spectators(table.id, seated))
+        texts = view_texts(table, list(keys.values()), self.spectators_of(table))
         for conn, key in keys.items():
             conn.send_view(texts[key])
 
     def view_for(self, table: Table, member: str | None) -> dict[str, Any]:
-        seated = table.holders()
-        return view_message(table, member, spectators=self.hub.spectators(table.id, seated))
+        return view_message(table, member, spectators=self.spectators_of(table))
+
+    # ---- spectators ---------------------------------------------------------------------
+    def spectators_of(self, table: Table) -> int:
+        """Spectators of the table: this process's connections without a seat, plus
+        those the other processes last said they hold."""
+        return self.local_spectators(table) + sum(table.watching.values())
+
+    def local_spectators(self, table: Table) -> int:
+        return self.hub.spectators(table.id, table.holders())
+
+    async def spectators(self, table: Table, *, joining: bool = False) -> None:
+        """A spectator connection was added to the hub here (`joining`: refused with
+        `spectators_full`, and not counted, when that makes more than `spectator_cap`
+        over every process; the caller then removes it) or one closed: this process's
+        count is stored and every live process's is read."""
+        async with table.lock:  # one count at a time, stored in order
+            local = self.local_spectators(table)
+            await self._store_watchers(table, local)
+            full = joining and sum(table.watching.values()) + local > self.spectator_cap
+            if full:
+                local -= 1
+                await self._store_watchers(table, local)
+        if not self.closing:
+            await self.bus.publish(table.id, bus_message.watchers(self.process, local))
+        if full:
+            raise ProtocolError(
+                "spectators_full",
+                f"this table has {self.spectator_cap} spectators, as many as it takes; "
+                "try again later",
+            )
+
+    async def _store_watchers(self, table: Table, local: int) -> None:
+        counts = await db.set_watchers(
+            self.store, table.id, self.process, local, now=now_ms(), dead_after=db.DEAD_AFTER
+        )
+        table.watching = {p: n for p, n in counts.items() if p != self.process}

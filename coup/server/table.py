@@ -143,6 +143,7 @@ class Table:
     deadlines: dict[int, Deadline] = field(default_factory=dict)
     connected: dict[str, int] = field(default_factory=dict)  # member -> open connections
     away_since: dict[str, int] = field(default_factory=dict)  # member -> ms
+    watching: dict[str, int] = field(default_factory=dict)  # other process -> spectators
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bots: dict[int, Any] = field(default_factory=dict)  # game seat -> Bot
     clock: asyncio.Task[None] | None = None

@@ -18,8 +18,9 @@ from sqlalchemy import Column, Connection, Integer, Table, inspect, select, text
 
 from coup.store import schema as s
 
-SCHEMA_VERSION = 2
-"""1: the single-process schema; 2: coup_deadlines.claimed_until, presence, processes."""
+SCHEMA_VERSION = 3
+"""1: the single-process schema; 2: coup_deadlines.claimed_until, presence, processes;
+3: watchers (spectators per process; a new table, made by `create_all`)."""
 
 _MIGRATION_LOCK = 0x0C0_5C4E  # any constant shared by every Coup process
 

@@ -28,6 +28,8 @@ from sqlalchemy import (
     tuple_,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from coup.store import schema as s
 from coup.store import sql
@@ -48,6 +50,7 @@ class Changes:
     chat: list[Row]
     deadlines: list[Row]
     connected: dict[str, int] = field(default_factory=dict)  # member -> live processes
+    watching: dict[str, int] = field(default_factory=dict)  # process -> its spectators
 
 
 def _no_flush_wait(conn: Connection) -> None:
@@ -99,7 +102,8 @@ async def changes(
         chat = sql.chat_rows(conn, table_id, after=chat_after, limit=50)
         deadlines = sql.deadline_rows(conn, table_id)
         connected = _connected(conn, table_id, now, dead_after)
-        return Changes(row, settings, seats, events, chat, deadlines, connected)
+        watching = _watching(conn, table_id, now, dead_after)
+        return Changes(row, settings, seats, events, chat, deadlines, connected, watching)
 
     return await store._run(fn)
 
@@ -154,15 +158,47 @@ async def heartbeat(store: SqlStore, process: str, now: int) -> None:
     await store._run(fn)
 
 
+def _watching(conn: Connection, table_id: str, now: int, dead_after: int) -> dict[str, int]:
+    w = s.watchers.c
+    rows = conn.execute(
+        select(w.process, w.count).where(
+            w.table_id == table_id, w.process.in_(_alive(now, dead_after))
+        )
+    )
+    return {str(p): int(n) for p, n in rows}
+
+
+async def set_watchers(
+    store: SqlStore, table_id: str, process: str, count: int, *, now: int, dead_after: int
+) -> dict[str, int]:
+    """This process holds `count` spectators of the table; the spectators of every live
+    process (this one's included)."""
+
+    def fn(conn: Connection) -> dict[str, int]:
+        _no_flush_wait(conn)  # connections are not durable state
+        upsert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+        row = upsert(s.watchers).values(table_id=table_id, process=process, count=count)
+        keys = ["table_id", "process"]
+        conn.execute(row.on_conflict_do_update(index_elements=keys, set_={"count": count}))
+        return _watching(conn, table_id, now, dead_after)
+
+    return await store._run(fn)
+
+
+def _forget(conn: Connection, which: Any) -> Any:
+    """Delete the connection rows of the processes `which` (a condition on a process
+    column); the presence rows' table ids."""
+    conn.execute(delete(s.watchers).where(which(s.watchers.c.process)))
+    return conn.execute(
+        delete(s.presence).where(which(s.presence.c.process)).returning(s.presence.c.table_id)
+    )
+
+
 async def reap(store: SqlStore, now: int, dead_after: int) -> list[str]:
     """Forget the connections of dead processes; the tables whose seats that touched."""
 
     def fn(conn: Connection) -> list[str]:
-        gone = conn.execute(
-            delete(s.presence)
-            .where(s.presence.c.process.not_in(_alive(now, dead_after)))
-            .returning(s.presence.c.table_id)
-        )
+        gone = _forget(conn, lambda c: c.not_in(_alive(now, dead_after)))
         tables = sorted({str(r[0]) for r in gone})
         conn.execute(delete(s.processes).where(s.processes.c.seen_at < now - 10 * dead_after))
         return tables
@@ -174,11 +210,7 @@ async def leave(store: SqlStore, process: str) -> list[str]:
     """A process stopping: drop its presence rows and its heartbeat; the tables touched."""
 
     def fn(conn: Connection) -> list[str]:
-        gone = conn.execute(
-            delete(s.presence)
-            .where(s.presence.c.process == process)
-            .returning(s.presence.c.table_id)
-        )
+        gone = _forget(conn, lambda c: c == process)
         conn.execute(delete(s.processes).where(s.processes.c.id == process))
         return sorted({str(r[0]) for r in gone})
 
@@ -190,7 +222,7 @@ async def forget_others(store: SqlStore, process: str) -> None:
     earlier run (a crash or a kill leaves them behind)."""
 
     def fn(conn: Connection) -> None:
-        conn.execute(delete(s.presence).where(s.presence.c.process != process))
+        _forget(conn, lambda c: c != process)
         conn.execute(delete(s.processes).where(s.processes.c.id != process))
 
     await store._run(fn)

@@ -134,6 +134,13 @@ processes = Table(
     _ms("seen_at"),
 )
 
+# How many spectators each process holds at a table (a view counts every live process's).
+watchers = _of_tables(
+    "coup_watchers",
+    Column("process", String(32), primary_key=True),
+    _int("count"),
+)
+
 # One row per (table, member, process) while that process holds a connection of member.
 presence = _of_tables(
     "coup_presence",

@@ -138,3 +138,30 @@ async def test_racing_moves_for_one_seat_from_two_processes(cluster: list[Any]) 
     assert races >= 5
     for c in (a, b, o):
         await c.close()
+
+
+async def test_the_spectator_count_counts_every_process(cluster: list[Any]) -> None:
+    """Spectators on both processes: every view counts them all; one leaving is seen by
+    the other process at the next change; the GET of the table counts them all too."""
+    table, clients = await _seat_table(cluster, humans=2)
+    watchers = [await SeatClient(cluster[k].base, table).connect() for k in (0, 1, 1)]
+    for w in watchers:
+        await w.wait(lambda v: True)
+    await asyncio.sleep(0.5)  # the counts' bus messages reach the other process
+    for i, c in enumerate(clients):
+        await c.send("chat", text=f"hello {i}")
+        for seen in (*clients, *watchers):
+            await seen.wait(lambda v, i=i: any(m["text"] == f"hello {i}" for m in v["chat"]))
+            assert seen.view is not None and seen.view["table"]["spectators"] == 3
+    for server in cluster:
+        async with httpx.AsyncClient(base_url=server.base) as http:
+            info = (await http.get(f"/api/tables/{table}")).json()["table"]
+        assert info["spectators"] == 3
+    await watchers[2].close()
+    await asyncio.sleep(0.5)
+    await clients[0].send("chat", text="bye")
+    for seen in (*clients, *watchers[:2]):
+        await seen.wait(lambda v: any(m["text"] == "bye" for m in v["chat"]))
+        assert seen.view is not None and seen.view["table"]["spectators"] == 2
+    for c in (*clients, *watchers[:2]):
+        await c.close()
