@@ -295,7 +295,7 @@ def create_app(
             with contextlib.suppress(Exception):
                 if conn.member is not None:
                     await svc.presence(table, conn.member, -1)
-                if table.seat_of(conn.member) is None:  # a spectator (or a removed player)
+                if conn.member not in table.holders():  # a spectator (or a player who left)
                     await svc.spectators(table)
 
     async def _hello(ws: WebSocket, table: Table) -> str | None | bool:
