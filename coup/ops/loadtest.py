@@ -159,7 +159,20 @@ async def seat_loop(
 
 
 async def prepare_table(http: httpx.AsyncClient, players: int) -> tuple[str, list[str]]:
-    """Create a table and fill its seats over HTTP; returns (table id, seat tokens)."""
+    """Create a table and fill its seats over HTTP; returns (table id, seat tokens). A
+    connection lost on the way (a busy machine: the server closed an idle keep-alive
+    connection as it was reused) starts another table, up to five times."""
+    for attempt in range(5):
+        try:
+            return await _prepare_table(http, players)
+        except httpx.TransportError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.5)
+    raise AssertionError("unreachable")
+
+
+async def _prepare_table(http: httpx.AsyncClient, players: int) -> tuple[str, list[str]]:
     r = await http.post("/api/tables", json={"name": "P0", "settings": {"seats": players}})
     r.raise_for_status()
     made = r.json()
