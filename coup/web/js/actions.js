@@ -3,6 +3,7 @@
 import { cardFace } from "./cards.js";
 import { h, tNodes } from "./dom.js";
 import { num, t } from "./i18n.js";
+import { actionHint, allegiancePanel, forbiddenChips, picksSeat, REFORM_VERBS, selfChip, unavailableActions } from "./reformation.js";
 import { seatName } from "./seats.js";
 
 const ACTIONS = new Set(["income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine", "draft",
@@ -26,7 +27,10 @@ export function guardLeft() { return Math.max(0, ui.shownAt + GUARD_MS - perform
 
 // One decision: the same while others pass or chat, new when this seat's question changes.
 export function decisionKey(view) {
-  const turns = (view.history || []).filter((e) => ACTIONS.has(String(e.move).split(" ")[0])).length;
+  const turns = (view.history || []).filter((e) => {
+    const verb = String(e.move).split(" ")[0];
+    return ACTIONS.has(verb) || REFORM_VERBS.has(verb);
+  }).length;
   const pend = view.pending || {};
   return `${turns}|${view.phase}|${pend.block?.seat ?? ""}|${pend.challenger ?? ""}|${(view.legal || []).join(",")}`;
 }
@@ -97,12 +101,13 @@ function buildPanel(ctx) {
   switch (view.phase) {
     case "action": {
       if (ui.verb) {
-        const chips = [...targetsFor(view)].map(([seat, move]) =>
+        const targets = targetsFor(view);
+        const chips = [...targets].map(([seat, move]) =>
           h("button", { type: "button", class: "btn chip target-chip", dataset: { move, seat: String(seat) },
             disabled: off(ctx), onclick: () => ctx.onMove(move) }, seatName(view, seat)));
         panel.append(
           h("p", { class: "prompt", text: t(`act.choose_target.${ui.verb}`) }),
-          h("div", { class: "btn-row" }, ...chips,
+          h("div", { class: "btn-row" }, selfChip(ctx, ui.verb, off(ctx)), ...chips, ...forbiddenChips(ctx, ui.verb, targets),
             h("button", { type: "button", class: "btn ghost", dataset: { move: "cancel" },
               onclick: () => { ui.verb = null; rerender(); }, text: t("act.cancel") })));
         break;
@@ -118,9 +123,9 @@ function buildPanel(ctx) {
         const claim = m.verb === "exchange" ? variantCard(view) : CLAIMS[m.verb];
         const label = h("span", { class: "act-label" },
           h("span", { class: "act-name", text: t(`act.${m.verb}`) }),
-          h("span", { class: "act-hint", text: t(`act.${m.verb}.hint`) }));
-        const btnCls = claim ? `claim c-${claim}` : "general";
-        const btn = TARGETED.has(m.verb)
+          h("span", { class: "act-hint", text: actionHint(view, m.verb) }));
+        const btnCls = claim ? `claim c-${claim}` : REFORM_VERBS.has(m.verb) ? "general reform" : "general";
+        const btn = TARGETED.has(m.verb) || picksSeat(m.verb)
           ? h("button", { type: "button", class: `btn act ${btnCls}`, dataset: { verb: m.verb }, disabled: off(ctx),
             onclick: () => { ui.verb = m.verb; rerender(); } }, label)
           : actButton(label, m.move, ctx, { cls: btnCls });
@@ -140,6 +145,7 @@ function buildPanel(ctx) {
           if (claim) btn.prepend(h("span", { class: `claim-dot c-${claim}`, title: t(`char.${claim}`) }));
           (claim ? claims : general).append(btn);
         }
+        general.append(...unavailableActions(ctx, seen));
       }
       panel.append(general);
       if (claims.childNodes.length) panel.append(h("p", { class: "sub", text: t("act.claims_note") }), claims);
@@ -207,6 +213,7 @@ function buildPanel(ctx) {
       panel.append(row);
       break;
     }
+    case "allegiance": panel.append(allegiancePanel(ctx, legal, actButton)); break;
     case "draft": {
       panel.append(h("p", { class: "prompt", text: t("act.prompt.draft") }));
       const pick = h("div", { class: "card-pick" });

@@ -319,16 +319,18 @@ function setupChrome() {
   for (const [code, info] of Object.entries(LANGUAGES)) select.append(h("option", { value: code, text: info.name }));
   select.value = language();
   select.addEventListener("change", () => setLanguage(select.value, true));
+  const playsReformation = () => Boolean(app.msg?.game?.settings?.reformation ?? app.msg?.table?.settings?.reformation);
   onLanguage(() => {
     select.value = language();
     document.title = t("app.name");
     render();
     const dlg = document.getElementById("rules-dialog");
-    if (dlg.open) renderRules(dlg, app.msg?.game?.settings?.characters || "ambassador");
+    if (dlg.open) renderRules(dlg, app.msg?.game?.settings?.characters || "ambassador", playsReformation());
   });
   const dialog = document.getElementById("rules-dialog");
   document.getElementById("rules-button").addEventListener("click", () => {
-    renderRules(dialog, app.msg?.game?.settings?.characters || app.msg?.table?.settings?.characters || "ambassador");
+    renderRules(dialog, app.msg?.game?.settings?.characters || app.msg?.table?.settings?.characters || "ambassador",
+      playsReformation());
     dialog.showModal();
   });
   dialog.addEventListener("click", (ev) => { if (ev.target === dialog) dialog.close(); });

@@ -2,8 +2,9 @@
 import { cardFace } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { allegianceIcon } from "./reformation.js";
 
-export function renderRules(dialog, variant = "ambassador") {
+export function renderRules(dialog, variant = "ambassador", reformation = false) {
   const row = (name, effect, blocked) => h("tr", {}, h("th", { scope: "row", text: t(name) }), h("td", { text: t(effect) }), h("td", { text: t(blocked) }));
   const chars = ["duke", "assassin", "captain", variant, "contessa"];
   clear(dialog).append(h("div", { class: "rules" },
@@ -26,5 +27,19 @@ export function renderRules(dialog, variant = "ambassador") {
         variant === "inquisitor" ? row("act.examine", "rules.examine", "rules.none") : null)),
     h("h3", { text: t("rules.challenges") }), h("p", { text: t("rules.challenge_text") }),
     h("h3", { text: t("rules.blocks") }), h("p", { text: t("rules.block_text") }),
-    h("h3", { text: t("rules.influence") }), h("p", { text: t("rules.influence_text") })));
+    h("h3", { text: t("rules.influence") }), h("p", { text: t("rules.influence_text") }),
+    reformationRules(reformation)));
+}
+
+// The expansion, open when the table plays it.
+function reformationRules(open) {
+  const item = (key, icon) => h("li", {},
+    icon ? allegianceIcon(icon) : h("span", { class: "ally-icon", "aria-hidden": "true" }), h("span", { text: t(key) }));
+  return h("details", { class: "rules-reformation", open },
+    h("summary", {}, h("h3", { text: t("rules.reformation") })),
+    h("ul", { class: "rules-list" },
+      item("rules.reformation_allegiance", "loyalist"),
+      item("rules.reformation_restriction", "reformist"),
+      item("rules.reformation_convert"),
+      item("rules.reformation_embezzle")));
 }

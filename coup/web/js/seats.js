@@ -3,6 +3,7 @@ import { cardBack, coinIcon } from "./cards.js";
 import { h } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { playerName } from "./names.js";
+import { allegianceBadge } from "./reformation.js";
 import { claimsText } from "./story.js";
 
 const REACTING = new Set(["react", "block", "challenge_block"]);
@@ -54,6 +55,7 @@ export function seatTile(ctx, seat) {
     h("div", { class: "seat-head" },
       h("span", { class: `avatar seat-colour-${seat % 10}`, text: initial(seatName(view, seat)) }),
       h("span", { class: "seat-name", text: seatName(view, seat) }),
+      allegianceBadge(view, seat, { short: true }),
       ctx.bots?.has(seat) ? h("span", { class: "tag-bot", text: t("seat.bot") }) : null,
       isTurn ? h("span", { class: "turn-mark", title: t("seat.turn"), text: t("seat.turn") }) : null),
     h("div", { class: "seat-body" },

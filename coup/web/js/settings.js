@@ -9,7 +9,7 @@ export const FALLBACK_CONFIG = {
   personalities: ["honest", "bluffer", "skeptic", "vengeful", "cautious"],
   turn_timer: { choices: [0, 30, 60], min: 5, max: 3600 },
   reaction_timer: { choices: [0, 10, 15, 30], min: 3, max: 600 },
-  defaults: { seats: 4, characters: "ambassador", draft: true, turn_timer: 0, reaction_timer: 15, bot_level: "easy" },
+  defaults: { seats: 4, characters: "ambassador", draft: true, reformation: false, turn_timer: 0, reaction_timer: 15, bot_level: "easy" },
   limits: { name: 24, chat: 300, message_bytes: 4096 },
 };
 
@@ -46,6 +46,7 @@ export function settingsForm(config, values, { onChange, disabled = false } = {}
       h("input", { type: "radio", name: "characters", value: c, checked: c === v.characters }),
       h("span", { text: t(`char.${c}`) }))));
   const draft = h("input", { type: "checkbox", name: "draft", id: "set-draft", checked: !!v.draft });
+  const reformation = h("input", { type: "checkbox", name: "reformation", id: "set-reformation", checked: !!v.reformation });
   const level = h("select", { name: "bot_level", id: "set-level" },
     ...config.levels.map((l) => h("option", { value: l, selected: l === v.bot_level, text: t(`level.${l}`) })));
   const turn = timerField("turn_timer", config.turn_timer, v.turn_timer, onChange);
@@ -65,6 +66,9 @@ export function settingsForm(config, values, { onChange, disabled = false } = {}
     h("div", { class: "field toggle" }, h("label", { class: "switch" }, draft, h("span", { class: "slider" })),
       h("label", { for: "set-draft", class: "field-label", text: t("settings.draft") }),
       h("div", { class: "hint", text: t("settings.draft_hint") })),
+    h("div", { class: "field toggle" }, h("label", { class: "switch" }, reformation, h("span", { class: "slider" })),
+      h("label", { for: "set-reformation", class: "field-label", text: t("settings.reformation") }),
+      h("div", { class: "hint", text: t("settings.reformation_hint") })),
     row("settings.turn_timer", turn),
     row("settings.reaction_timer", reaction),
     row("settings.bot_level", level));
@@ -78,6 +82,7 @@ export function settingsForm(config, values, { onChange, disabled = false } = {}
     seats: Number(seats.value),
     characters: el.querySelector("input[name=characters]:checked")?.value || "ambassador",
     draft: draft.checked,
+    reformation: reformation.checked,
     turn_timer: timerValue(turn, "turn_timer"),
     reaction_timer: timerValue(reaction, "reaction_timer"),
     bot_level: level.value,
@@ -91,6 +96,7 @@ export function settingsSummary(s) {
     item("settings.seats", num(s.seats)),
     item("settings.characters", t(`char.${s.characters}`)),
     item("settings.draft", s.draft ? t("settings.on") : t("settings.off")),
+    item("settings.reformation", s.reformation ? t("settings.on") : t("settings.off")),
     item("settings.turn_timer", timerLabel(s.turn_timer)),
     item("settings.reaction_timer", timerLabel(s.reaction_timer)),
     item("settings.bot_level", t(`level.${s.bot_level}`)));

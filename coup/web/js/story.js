@@ -47,7 +47,12 @@ export function storyEvents(view) {
       return;
     }
     if (verb === "lose") {
-      if (turn.challenger !== null && seat === turn.claimant && turn.challengedClaim) {
+      if (turn.verb === "embezzle" && turn.challenger !== null) { // decided from the hand: who was right
+        say(index, seat === turn.actor ? "ann.embezzle_duke" : "ann.embezzle_no_duke", { name: turn.actor },
+          seat === turn.actor ? "caught" : "proved");
+        turn.challenger = null;
+        say(index, "ann.loses", { name: seat, card: arg }, "loss");
+      } else if (turn.challenger !== null && seat === turn.claimant && turn.challengedClaim) {
         say(index, "ann.challenge_wins", { name: seat, card: turn.challengedClaim }, "caught");
         if (turn.block && seat === turn.block.seat) turn.blockBroken = true;
         turn.challenger = null;

@@ -5,6 +5,7 @@ import { endStory } from "./aftergame.js";
 import { cardBack, cardFace, coinIcon } from "./cards.js";
 import { clear, h, tNodes } from "./dom.js";
 import { num, t } from "./i18n.js";
+import { allegianceBadge, reservePile } from "./reformation.js";
 import { opponentOrder, seatName, seatStates, seatTile } from "./seats.js";
 import { cardsOut, claimsBySeat } from "./story.js";
 import { describePending, renderLog } from "./words.js";
@@ -74,6 +75,8 @@ function centre(ctx) {
       h("div", { class: "deck" }, cardBack("xs"), cardBack("xs")),
       h("div", { class: "pile-label" }, h("span", { class: "pile-name", text: t("table.court") }),
         h("b", { class: "pile-count", dataset: { value: String(view.court) }, text: num(view.court) }))));
+  const reserve = reservePile(view);
+  if (reserve) bank.querySelector(".treasury").after(reserve);
   bank.append(tallyButton(ctx));
   return h("div", { class: "centre" }, bank, h("div", { class: "now" }, banner, clock),
     ctx.tallyOpen ? tally(view, ctx) : null);
@@ -130,6 +133,7 @@ function myArea(ctx) {
       h("span", { class: `avatar seat-colour-${me % 10}`, text: [...seatName(view, me)][0]?.toUpperCase() || "?" }),
       h("span", { class: "seat-name", text: seatName(view, me) }),
       h("span", { class: "you-tag", text: t("table.you") }),
+      allegianceBadge(view, me),
       h("div", { class: "coins big", title: t("seat.coins") }, coinIcon(), h("span", { class: "coin-count", text: num(p.coins) })),
       h("div", { class: "seat-states" }, ...states.map((s) => h("span", { class: `badge b-${s}`, dataset: { state: s }, text: t(`seat.${s}`) })))),
     h("div", { class: "me-main" }, handWrap, h("div", { class: "decision-wrap" },

@@ -3,6 +3,7 @@
 import { h, tNodes } from "./dom.js";
 import { t } from "./i18n.js";
 import { playerName } from "./names.js";
+import { REFORM_VERBS, reformationLines } from "./reformation.js";
 
 const ACTIONS = new Set(["income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine"]);
 
@@ -18,6 +19,7 @@ export function char(c) { return h("span", { class: `char-word c-${c}`, text: t(
 export function narrate(view, timeouts = new Set()) {
   const variant = view.settings?.characters === "inquisitor" ? "inquisitor" : "ambassador";
   const turns = [];
+  const reform = reformationLines(view);
   let cur = null;
   let examiner = null;
   let examined = null;
@@ -26,13 +28,15 @@ export function narrate(view, timeouts = new Set()) {
     const [verb, ...args] = String(entry.move).split(" ");
     const arg = args[0];
     const target = arg !== undefined && /^\d+$/.test(arg) ? Number(arg) : null;
-    if (ACTIONS.has(verb) || verb === "draft" || !cur) {
+    if (ACTIONS.has(verb) || REFORM_VERBS.has(verb) || verb === "draft" || !cur) {
       cur = { seat, parts: [], kind: verb, first: index };
       turns.push(cur);
     }
     let node = null;
     const p = { name: who(view, seat) };
-    switch (verb) {
+    const reformed = reform.get(index);
+    if (reformed) node = reformed((s) => who(view, s), char);
+    else switch (verb) {
       case "income": node = tNodes("log.income", p); break;
       case "foreign_aid": node = tNodes("log.foreign_aid", p); break;
       case "coup": node = tNodes("log.coup", { ...p, target: who(view, target) }); break;
@@ -108,6 +112,7 @@ export function describePending(view) {
   const variant = view.settings?.characters === "inquisitor" ? "inquisitor" : "ambassador";
   const phase = view.phase;
   if (phase === "draft") return tNodes("now.draft");
+  if (phase === "allegiance") return tNodes("now.allegiance", { name: who(view, view.turn) });
   if (phase === "over") return tNodes("now.over", { name: who(view, view.winner) });
   if (phase === "action") return tNodes("now.action", { name: who(view, view.turn) });
   if (!pend) return document.createTextNode("");
