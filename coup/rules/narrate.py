@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .reformation import CONVERT_OTHER_COST, CONVERT_SELF_COST, alternating, opposite
+
 _ACTIONS = {
     "income": "takes income",
     "foreign_aid": "takes foreign aid",
@@ -102,10 +104,8 @@ class Narrator:
         return f"{who} plays {verb} {arg}".rstrip()
 
     def _reformation(self, seat: int, who: str, verb: str, arg: str) -> str:
-        n = len(self.names)
         if verb == "allegiance":
-            other = "Reformist" if arg == "loyalist" else "Loyalist"
-            self.allegiance = [arg if (s - seat) % n % 2 == 0 else other.lower() for s in range(n)]
+            self.allegiance = list(alternating(seat, len(self.names), arg))
             return f"{who} chooses {title(arg)}; allegiances alternate clockwise"
         self.actor, self.action, self.challenger = seat, verb, None
         self.blocker = self.block_claim = None
@@ -115,15 +115,14 @@ class Narrator:
             return f"{who} embezzles {self.embezzled} from the Reserve, claiming no Duke"
         self.target = int(arg) if arg else None
         convert = seat if self.target is None else self.target
-        cost = 1 if self.target is None else 2
+        cost = CONVERT_SELF_COST if self.target is None else CONVERT_OTHER_COST
         self.reserve += cost
         becomes = "a new allegiance"
         if 0 <= convert < len(self.allegiance):
-            now = "reformist" if self.allegiance[convert] == "loyalist" else "loyalist"
-            self.allegiance[convert] = now
+            now = self.allegiance[convert] = opposite(self.allegiance[convert])
             becomes = title(now)
         if self.target is None:
-            return f"{who} pays 1 to convert to {becomes}"
+            return f"{who} pays {cost} to convert to {becomes}"
         return f"{who} pays {cost} to convert {self.name(self.target)} to {becomes}"
 
     def _embezzlement_decided(self, seat: int) -> str:

@@ -66,7 +66,9 @@ class Steering:
             elif self.converted and not self.embezzled and "embezzle" in legal:
                 self.embezzled = click(page, 'button[data-move="embezzle"]')
             else:
-                click(page, 'button[data-move="income"]') or click(page, f'button[data-move="{legal[0]}"]')
+                click(page, 'button[data-move="income"]') or click(
+                    page, f'button[data-move="{legal[0]}"]'
+                )
         elif phase == "react":
             if pend.get("action") == "embezzle" and pend.get("actor") == other:
                 self.shots.take(page, "embezzle-react")
@@ -85,16 +87,23 @@ class Steering:
             click(page, f'.decision button[data-move="{(reveal or legal)[0]}"]')
 
     def _look_at_forbidden(self, page: Page) -> None:
-        if not click(page, 'button[data-verb="steal"]'):
+        for _ in range(3):  # the panel may be drawn anew (another seat's move) meanwhile
+            if click(page, 'button[data-verb="steal"]') and _shows(page, ".target-chip.forbidden"):
+                break
+        else:
             return
-        page.wait_for_selector(".target-chip.forbidden", timeout=5000)
         chip = page.locator(".target-chip.forbidden").first
+        page.wait_for_timeout(50)
         self.forbidden = {
             "disabled": chip.is_disabled(),
             "seat": int(chip.get_attribute("data-seat") or -1),
             "text": chip.inner_text(),
-            "allowed": [int(s) for s in page.locator(".target-chip:not(.forbidden)").evaluate_all(
-                "(els) => els.map((e) => e.dataset.seat)")],
+            "allowed": [
+                int(s)
+                for s in page.locator(".target-chip:not(.forbidden)").evaluate_all(
+                    "(els) => els.map((e) => e.dataset.seat)"
+                )
+            ],
         }
         self.shots.take(page, "forbidden-target")
         click(page, 'button[data-move="cancel"]')
@@ -118,7 +127,10 @@ def test_a_reformation_table_in_the_browser(browser: Any, server: str) -> None:
     steer = Steering(pages, shots)
     end = time.monotonic() + 150
     while not (steer.forbidden and steer.converted and steer.embezzled and _challenged(sara)):
-        assert time.monotonic() < end, f"not done: {state(sara)['game']['history']}"  # type: ignore[index]
+        assert time.monotonic() < end, (
+            f"not done (forbidden {steer.forbidden}, converted {steer.converted}, "
+            f"embezzled {steer.embezzled}, log {_log(sara)!r})"
+        )
         for i, page in enumerate(pages):
             msg = state(page)
             game = msg["game"] if msg else None
@@ -166,10 +178,21 @@ def test_a_reformation_table_in_the_browser(browser: Any, server: str) -> None:
     # In Persian (right to left), the rulebook's words.
     sara.select_option("#lang-select", "fa")
     sara.wait_for_function("() => document.documentElement.dir === 'rtl'")
-    assert "اختلاس" in _log(sara) and sara.locator(".me .ally").inner_text() in ("وفادار", "اصلاح‌طلب")
+    assert "اختلاس" in _log(sara) and sara.locator(".me .ally").inner_text() in (
+        "وفادار",
+        "اصلاح‌طلب",
+    )
     shots.take(sara, "fa")
     for page in pages:
         page.context.close()
+
+
+def _shows(page: Page, selector: str) -> bool:
+    try:
+        page.wait_for_selector(selector, timeout=2000)
+        return True
+    except Exception:  # noqa: BLE001 - playwright's TimeoutError
+        return False
 
 
 def _challenged(page: Page) -> bool:
