@@ -27,10 +27,7 @@ export function guardLeft() { return Math.max(0, ui.shownAt + GUARD_MS - perform
 
 // One decision: the same while others pass or chat, new when this seat's question changes.
 export function decisionKey(view) {
-  const turns = (view.history || []).filter((e) => {
-    const verb = String(e.move).split(" ")[0];
-    return ACTIONS.has(verb) || REFORM_VERBS.has(verb);
-  }).length;
+  const turns = (view.history || []).filter((e) => ACTIONS.has(String(e.move).split(" ")[0])).length;
   const pend = view.pending || {};
   return `${turns}|${view.phase}|${pend.block?.seat ?? ""}|${pend.challenger ?? ""}|${(view.legal || []).join(",")}`;
 }
