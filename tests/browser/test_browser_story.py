@@ -42,6 +42,21 @@ def _turn(pages: list[Page]) -> tuple[Page, Page]:
     return me, next(p for p in pages if p is not me)
 
 
+def _react(page: Page, key: str, move: str) -> None:
+    """Answer the claim now shown with `key` (the move `move` must be offered), and wait
+    until the server took it (a key pressed while the view lags is pressed again)."""
+    wait_for(lambda: move in ((state(page)["game"] or {}).get("legal") or []), 20, move)
+    for _ in range(5):
+        decision(page)
+        page.keyboard.press(key)
+        try:
+            wait_for(lambda: move not in (state(page)["game"]["legal"] or []), 3, move)
+            return
+        except AssertionError:
+            continue
+    raise AssertionError(f"{move} never taken")
+
+
 def _income(page: Page) -> None:
     decision(page)
     page.keyboard.press(_key(page, "income"))
@@ -60,8 +75,7 @@ def test_announcements_and_keyboard_play(browser: Any, server: str) -> None:
     actor, other = _turn(pages)
     decision(actor)
     actor.keyboard.press(_key(actor, "foreign_aid"))
-    decision(other)
-    other.keyboard.press("b")
+    _react(other, "b", "block duke")
     decision(actor)
     assert (
         actor.locator('.decision button[data-move="pass"]').get_attribute("aria-keyshortcuts")
@@ -86,8 +100,7 @@ def test_announcements_and_keyboard_play(browser: Any, server: str) -> None:
             _income(actor)
             continue
         _claim(actor, verb)
-        decision(other)
-        other.keyboard.press("c")
+        _react(other, "c", "challenge")
         decision(actor)
         actor.click(f'.decision button[data-move="reveal {CLAIMS.get(verb, "assassin")}"]')
         break
@@ -99,16 +112,18 @@ def test_announcements_and_keyboard_play(browser: Any, server: str) -> None:
     actor, other = _turn(pages)
     hand = state(actor)["game"]["players"][state(actor)["you"]["seat"]]["cards"]
     verb = next(v for v, card in CLAIMS.items() if card not in hand)
+    before = len(state(actor)["game"]["history"])
     _claim(actor, verb)
-    decision(other)
-    other.keyboard.press("c")
+    _react(other, "c", "challenge")
     bluffer = state(actor)["game"]["players"][state(actor)["you"]["seat"]]["name"]
 
     def proving_or_lost() -> bool:
         game = state(actor)["game"]
-        return bool(game["phase"] == "prove" and game["legal"]) or game["history"][-1][
-            "move"
-        ].startswith("lose")
+        since = [e["move"] for e in game["history"][before:]]
+        return "challenge" in since and (
+            bool(game["phase"] == "prove" and game["legal"])
+            or any(m.startswith("lose") for m in since)
+        )
 
     wait_for(proving_or_lost, 10, "the bluffer's answer")
     if state(actor)["game"]["phase"] == "prove":  # with one card left the engine answers

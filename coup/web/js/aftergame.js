@@ -36,7 +36,8 @@ export function statsTable(story) {
       h("th", { scope: "row" }, who(names, seat), place ? " " : "", place),
       ...COLUMNS.map((c) => h("td", { class: `stat-${c}`, text: num(s[c]) })));
   });
-  return h("div", { class: "stats-wrap" }, h("table", { class: "stats-table" }, h("thead", {}, head), h("tbody", {}, ...rows)));
+  // Focusable (it may scroll sideways on a phone) and named, for the keyboard.
+  return h("div", { class: "stats-wrap", tabindex: "0", role: "region", "aria-label": t("review.stats") }, h("table", { class: "stats-table" }, h("thead", {}, head), h("tbody", {}, ...rows)));
 }
 
 export function eliminationLine(story) {
