@@ -33,5 +33,6 @@ def test_page_survives_a_server_crash(browser: Any, own_server: Any) -> None:
     assert after["table"]["commitment"] == before["table"]["commitment"]
     assert [e["move"] for e in after["game"]["history"]][: len(history)] == history
     assert after["game"]["legal"]  # still this seat's decision, buttons shown again
-    assert page.locator(".decision button:not([disabled])").count() > 0
+    # Buttons back (after a new decision's 400 ms click guard, if the game moved on).
+    wait_for(lambda: page.locator(".decision button:not([disabled])").count() > 0, 5, "buttons")
     page.context.close()
