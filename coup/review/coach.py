@@ -13,44 +13,18 @@ record, seat, seed and budget.
 from __future__ import annotations
 
 import hashlib
-import random
 from collections.abc import Callable
 from typing import Any
 
 from coup.bots.analysis import DEFAULT_BUDGET, analyse
+from coup.bots.window import SeatWindow
 from coup.review.walk import Walk, walk
-from coup.rules import Move, State
 
 FORMAT = "coup-coach/1"
 #: A move this much below the best move's estimated win chance is flagged a mistake.
 MARGIN = 0.1
 
 Progress = Callable[[int, int], None]
-
-
-class SeatWindow:
-    """What the analysis is handed instead of the game: one seat's view, legal moves and
-    determinizations, nothing else (asking about another seat raises)."""
-
-    __slots__ = ("_seat", "_state")
-
-    def __init__(self, state: State, seat: int) -> None:
-        self._state = state
-        self._seat = seat
-
-    def _own(self, seat: int) -> int:
-        if seat != self._seat:
-            raise PermissionError(f"the coach of seat {self._seat} asked about seat {seat}")
-        return seat
-
-    def view(self, seat: int) -> dict[str, Any]:
-        return self._state.view(self._own(seat))
-
-    def legal(self, seat: int) -> list[Move]:
-        return self._state.legal(self._own(seat))
-
-    def determinize(self, seat: int, rng: random.Random) -> State:
-        return self._state.determinize(self._own(seat), rng)
 
 
 def decisions(w: Walk, seat: int) -> list[int]:
@@ -115,7 +89,7 @@ def note(w: Walk, seat: int, k: int, *, seed: int, budget: int) -> dict[str, Any
     """The coach's note on recorded move ``k`` (made by ``seat``)."""
     state = w.states[k]
     played = str(w.final.history[w.starts[k]][1])
-    window = SeatWindow(state, seat)
+    window = SeatWindow(state, seat, "the coach")
     a = analyse(window, seat, seed=decision_seed(seed, k), budget=budget)  # type: ignore[arg-type]
     best_win, played_win = a.win(a.best), a.win(played)
     out: dict[str, Any] = {

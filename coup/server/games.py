@@ -12,6 +12,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 import coup
+from coup.bots.window import SeatWindow
 from coup.server.protocol import ProtocolError
 from coup.server.table import GameRun, Seat, Table
 
@@ -73,32 +74,6 @@ def event_row(
         "step": step if timeout else None,
         "at": at,
     }
-
-
-class SeatWindow:
-    """What a bot at the table is handed instead of the game: its own seat's view, legal
-    moves and determinizations, nothing else (the bot interface's contract, enforced)."""
-
-    __slots__ = ("_seat", "_state")
-
-    def __init__(self, state: Any, seat: int) -> None:
-        self._state = state
-        self._seat = seat
-
-    def _own(self, seat: int) -> int:
-        if seat != self._seat:
-            raise PermissionError(f"a bot in seat {self._seat} asked about seat {seat}")
-        return seat
-
-    def view(self, seat: int) -> dict[str, Any]:
-        view: dict[str, Any] = self._state.view(self._own(seat))
-        return view
-
-    def legal(self, seat: int) -> list[Any]:
-        return list(self._state.legal(self._own(seat)))
-
-    def determinize(self, seat: int, rng: Any) -> Any:
-        return self._state.determinize(self._own(seat), rng)
 
 
 class _RandomBot:

@@ -58,8 +58,11 @@ def _react(page: Page, key: str, move: str) -> None:
 
 
 def _income(page: Page) -> None:
-    decision(page)
+    """Take income by keyboard and wait until the server has it (until then the page still
+    shows this turn's decision, and the next `_turn` would pick the wrong seat)."""
+    before = len(decision(page)["game"]["history"])
     page.keyboard.press(_key(page, "income"))
+    wait_for(lambda: len(state(page)["game"]["history"]) > before, 10, "income taken")
 
 
 def test_announcements_and_keyboard_play(browser: Any, server: str) -> None:

@@ -12,10 +12,13 @@ from coup.ops import process
 
 
 class ServerProcess(process.ServerProcess):
-    """`coup serve` with instant bots; `kill()` is a kill -9, `start()` starts it again."""
+    """`coup serve` with instant bots and no limit on table creations and joins per
+    address (a session's tests make more tables than a person would: on a quiet machine
+    they ran through the burst of 60 and got 429); `kill()` is a kill -9, `start()` starts
+    it again. Later arguments win, so a test may pass its own `--http-rate`."""
 
     def __init__(self, db: str, *args: str, log: Path | None = None) -> None:
-        super().__init__(db, "--bot-delay", "0", *args, log=log)
+        super().__init__(db, "--bot-delay", "0", "--http-rate", "0", *args, log=log)
 
 
 @pytest.fixture(scope="session")

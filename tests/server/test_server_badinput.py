@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
 
 import httpx
 import websockets
@@ -178,3 +180,23 @@ async def test_http_bad_input(base: str) -> None:
         assert r.status_code == 404
         r = await http.post(f"/api/tables/{made['table']}/seats", json={"name": "B", "seat": "1"})
         assert r.json()["error"]["code"] == "bad_message"  # as on the websocket
+
+
+async def test_http_rate_limit_per_address(tmp_path: Path, server_process: Any) -> None:
+    """A burst of 60 table creations or joins from one address, then 429 `rate_limited`
+    with an error body, and nothing made (docs/protocol.md, Errors over HTTP)."""
+    proc = server_process(f"sqlite:///{tmp_path / 'coup.db'}", "--http-rate", "0.01")
+    proc.start()
+    try:
+        async with httpx.AsyncClient(base_url=proc.base) as http:
+            made = [await http.post("/api/tables", json={"name": "A"}) for _ in range(60)]
+            assert {r.status_code for r in made} == {201}
+            r = await http.post("/api/tables", json={"name": "A"})
+            assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+            table = made[0].json()["table"]
+            r = await http.post(f"/api/tables/{table}/seats", json={"name": "B"})
+            assert r.status_code == 429  # joins share the budget
+            seats = (await http.get(f"/api/tables/{table}")).json()["table"]["seats"]
+            assert [s for s in seats if s] == [seats[0]]  # the refused join took no seat
+    finally:
+        proc.stop()

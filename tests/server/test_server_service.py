@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import coup
+from coup.bots.window import SeatWindow
 from coup.bus.memory import MemoryBus
-from coup.server.games import SeatWindow
 from coup.server.hub import Connection, Hub
 from coup.server.protocol import ProtocolError
 from coup.server.service import TableService
