@@ -245,17 +245,21 @@ class SqlStore:
             return
 
         def fn(conn: Connection) -> None:
-            conn.execute(insert(s.events), [{**e, "table_id": table_id} for e in events])
-            values: Row = {"version": version}
+            # The table's row first, as every other write (and the one-statement move)
+            # takes it: a last move that inserted its event before bumping could wait for
+            # a racing process's one-statement move holding the row, while that move
+            # waits for the same seq: PostgreSQL found the deadlock (seen under fuzz).
+            values: Row = {}
             if finish is not None:
                 values.update(status="over", last_winner=last_winner)
+            self._bump(conn, table_id, version, **values)
+            conn.execute(insert(s.events), [{**e, "table_id": table_id} for e in events])
+            if finish is not None:
                 conn.execute(
                     update(s.games)
                     .where(s.games.c.table_id == table_id, s.games.c.game == events[-1]["game"])
                     .values(**finish)
                 )
-            values.pop("version")
-            self._bump(conn, table_id, version, **values)
             replace_rows(conn, s.deadlines, table_id, deadlines)
 
         try:

@@ -170,3 +170,46 @@ async def test_schema_version_row(stores: list[SqlStore]) -> None:
                 migrate.versions.update().values(version=migrate.SCHEMA_VERSION)
             )
         )
+
+
+async def test_a_last_move_racing_a_one_statement_move_conflicts_without_a_deadlock(
+    stores: list[SqlStore],
+) -> None:
+    """Every write takes the table's row first. A game's last move (the transaction path)
+    that inserted its event before taking the row could wait for another process's move
+    holding the row, while that move waited for the same seq: PostgreSQL then aborted one
+    of them as a deadlock (a traceback in the server's log; seen under fuzz). Now the last
+    move waits for the row, finds the version moved on, and is a plain Conflict."""
+    a, b = stores
+    table_id = await _table_with_deadlines(a, 2, due_at=10**15)
+    move = {"game": 1, "seq": 0, "seat": 0, "move": "income", "draw": None,
+            "timeout": False, "step": None, "at": 5}  # fmt: skip
+    assert b.engine is not None
+    async with b.engine.connect() as other:  # another process's move, half done
+        await other.execute(
+            text("UPDATE coup_tables SET version = 2 WHERE id = :t"), {"t": table_id}
+        )
+        last = asyncio.create_task(
+            a.append_events(
+                table_id,
+                [move],
+                version=2,
+                deadlines=[],
+                finish={"status": "over", "winner": 0, "ended_at": 6},
+                last_winner="m",
+            )
+        )
+        waiting = text(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        for _ in range(200):  # until the last move waits for a lock
+            if (await other.execute(waiting)).scalar_one() or last.done():
+                break
+            await asyncio.sleep(0.05)
+        await other.execute(insert(s.events).values(**move, table_id=table_id))
+        await other.commit()
+    with pytest.raises(Conflict):
+        await last
+    table = await a.load_table(table_id)
+    assert table is not None and table.row["version"] == 2 and table.row["status"] == "playing"
