@@ -158,7 +158,7 @@ def advance_events(run: GameRun, events: list[dict[str, Any]], version: int) -> 
         if int(e["seq"]) != run.seq + i:
             raise ValueError(f"event {e['seq']} does not follow {run.seq + i - 1}")
     moves = [games.event_move(e) for e in events]
-    timeouts = [{"index": e["step"], "seat": e["seat"]} for e in events if e["timeout"]]
+    timeouts = games.event_timeouts(events)
     return advance(run, moves, timeouts, version)
 
 

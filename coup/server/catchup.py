@@ -100,7 +100,7 @@ class CatchUp:
             g = data.game
             moves = [games.event_move(e) for e in g.events]
             state = coup.replay({**g.header, "moves": moves})
-            timeouts = [{"index": e["step"], "seat": e["seat"]} for e in g.events if e["timeout"]]
+            timeouts = games.event_timeouts(g.events)
             table.run = GameRun(
                 g.row["game"], state, g.header, g.members, moves, timeouts, table.version
             )

@@ -60,6 +60,15 @@ def event_move(row: dict[str, Any]) -> dict[str, Any]:
     return move
 
 
+def event_timeouts(events: list[dict[str, Any]]) -> list[dict[str, int]]:
+    """The timeouts of stored event rows, as `GameRun.timeouts` holds them."""
+    return [
+        {"index": int(e["step"]), "seat": int(e["seat"]), "seq": int(e["seq"])}
+        for e in events
+        if e["timeout"]
+    ]
+
+
 def event_row(
     run: GameRun, seq: int, move: dict[str, Any], at: int, timeout: bool, step: int | None
 ) -> dict[str, Any]:

@@ -380,7 +380,9 @@ class TableService:
                 for i, m in enumerate(new_moves)
             ]
             version = table.version + 1
-            timeouts = run.timeouts + ([{"index": step, "seat": seat}] if step is not None else [])
+            timeouts = run.timeouts + (
+                [{"index": step, "seat": seat, "seq": run.seq}] if step is not None else []
+            )
             new_run = replace(
                 run, state=state, moves=run.moves + new_moves, timeouts=timeouts,
                 changed_version=version,

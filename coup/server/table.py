@@ -97,6 +97,8 @@ class GameRun:
     header: dict[str, Any]  # the record without moves; holds the secret seed
     members: list[str]  # member id by game seat
     moves: list[dict[str, Any]]  # the record's moves so far
+    # The moves the clock played: {"index", "seat", "seq"} with `index` the history length
+    # then and `seq` the move's place in `moves` (kept out of views and records).
     timeouts: list[dict[str, int]]
     changed_version: int  # version of the first view showing the current position
     # Where a bot took over a seat or gave it back: {"index", "seat", "reason"} with
@@ -120,10 +122,24 @@ class GameRun:
             return None
         return self.members.index(member)
 
+    def idle(self, seat: int | None) -> bool:
+        """The clock played this game seat's last move: its player let a deadline pass
+        and has not moved since."""
+        if seat is None:
+            return False
+        last = next((i for i in range(self.seq - 1, -1, -1) if self.moves[i]["seat"] == seat), None)
+        return last is not None and any(
+            t["seat"] == seat and t.get("seq") == last for t in self.timeouts
+        )
+
+    def public_timeouts(self) -> list[dict[str, int]]:
+        """The timeouts as views and records show them: `index` and `seat`."""
+        return [{"index": t["index"], "seat": t["seat"]} for t in self.timeouts]
+
     def record(self) -> dict[str, Any]:
         out = dict(self.header)
         out["moves"] = [dict(m) for m in self.moves]
-        out["timeouts"] = [dict(t) for t in self.timeouts]
+        out["timeouts"] = self.public_timeouts()
         if self.state.over:
             out["winner"] = self.state.winner
         return out
@@ -193,6 +209,15 @@ class Table:
 
     def is_connected(self, seat: Seat) -> bool:
         return seat.kind == "bot" or self.connected.get(seat.member, 0) > 0
+
+    def is_idle(self, seat: Seat) -> bool:
+        """A person the clock had to play for in the running game (a deadline passed and
+        the server moved for their seat) who has not moved since."""
+        run = self.run
+        return (
+            self.playing and run is not None and seat.kind == "human"
+            and run.idle(run.seat_of(seat.member))
+        )  # fmt: skip
 
     @property
     def playing(self) -> bool:
@@ -287,6 +312,13 @@ class Table:
             raise ProtocolError("host_stays", "the host plays their own seat")
         if s.standin is not None:
             raise ProtocolError("bad_seat", f"a bot already plays seat {seat}")
+        if self.is_connected(s) and not self.is_idle(s):
+            raise ProtocolError(
+                "player_present",
+                f"{s.name} is here and playing; only an absent or idle player's seat can "
+                "go to a bot",
+                409,
+            )
         self.seats[seat] = replace(s, level=str(self.settings["bot_level"]))
         self._handoff(seat, "host")
 

@@ -32,6 +32,7 @@ def table_info(table: Table, spectators: int = 0) -> dict[str, Any]:
                 "personality": s.personality if s.kind == "bot" else None,
                 "host": s.host,
                 "connected": table.is_connected(s),
+                "idle": table.is_idle(s),
                 "standin": s.standin,
             }
             for i, s in enumerate(table.seats)
@@ -43,7 +44,7 @@ def table_info(table: Table, spectators: int = 0) -> dict[str, Any]:
         "seed": str(run.seed) if run is not None and over else None,
         "winner": run.state.winner if run is not None and over else None,
         "deadline": public_deadline(table),
-        "timeouts": [] if run is None else [dict(t) for t in run.timeouts],
+        "timeouts": [] if run is None else run.public_timeouts(),
         "handoffs": [] if run is None else [dict(h) for h in run.handoffs],
     }
 

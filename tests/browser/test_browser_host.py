@@ -1,6 +1,7 @@
 """The host and the players during a game, through the page: the host lets a bot play an
-absent player's seat and the player takes it back; a player leaves a running game; a
-spectator chats, marked as watching, until the host turns spectator chat off."""
+absent player's seat (never a present, playing one's) and the player takes it back; a
+player leaves a running game; a spectator chats, marked as watching, until the host turns
+spectator chat off."""
 
 from __future__ import annotations
 
@@ -25,8 +26,14 @@ def test_hand_over_take_back_leave_and_spectator_chat(browser: Any, server: str)
         page.wait_for_selector(".board .me")
     watcher.wait_for_selector(".board")
 
-    # The host hands Sepideh's seat to a bot; she sees so and takes it back.
+    # Sepideh is here and playing: her seat is not offered to a bot.
+    assert host.locator('.seat[data-seat="1"] .hand-to-bot').count() == 0
+    # She goes away: the host hands her seat to a bot; back, she sees so and takes it back.
+    guest.goto("about:blank")
+    host.wait_for_selector('.seat[data-seat="1"] .badge[data-state="disconnected"]')
     host.click('.seat[data-seat="1"] .hand-to-bot')
+    wait_for(lambda: state(host)["table"]["seats"][1]["standin"] == "host", what="a bot plays")
+    guest.goto(guest_link)
     guest.wait_for_selector("#take-back")
     assert guest.locator(".dock").count() == 0  # no decision while a bot plays for her
     wait_for(

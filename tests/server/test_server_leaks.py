@@ -23,7 +23,7 @@ TABLE_KEYS = {
     "id", "status", "settings", "seats", "spectators", "game", "first", "commitment",
     "seed", "winner", "deadline", "timeouts", "handoffs",
 }  # fmt: skip
-SEAT_KEYS = {"seat", "name", "kind", "level", "personality", "host", "connected", "standin"}
+SEAT_KEYS = {"seat", "name", "kind", "level", "personality", "host", "connected", "idle", "standin"}
 
 
 async def play_one(base: str, rng: random.Random) -> None:

@@ -1,5 +1,5 @@
-"""Who plays a seat during a game, over real websockets: the host hands an absent
-player's seat to a bot and the player takes it back; a player leaves a running game (a
+"""Who plays a seat during a game, over real websockets: the host hands an absent or idle
+player's seat to a bot (never a present, playing one's) and the player takes it back; a player leaves a running game (a
 bot plays on, the seat is free at the next start); spectators chat, marked as watching,
 unless the host turns it off."""
 
@@ -8,11 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from coup.ops.client import SeatClient, create_table, join_table
-from coup.server.table import Seat, Table
+from coup.server.table import GameRun, Seat, Table
 
 
-async def _two_players(base: str) -> tuple[str, SeatClient, SeatClient]:
-    made = await create_table(base, "Mahshid", {"seats": 3, "draft": False})
+async def _two_players(
+    base: str, settings: dict[str, Any] | None = None
+) -> tuple[str, SeatClient, SeatClient]:
+    made = await create_table(base, "Mahshid", {"seats": 3, "draft": False, **(settings or {})})
     host = await SeatClient(base, made["table"], made["token"]).connect()
     guest_seat = await join_table(base, made["table"], "Sepideh", 1)
     guest = await SeatClient(base, made["table"], guest_seat["token"]).connect()
@@ -26,7 +28,9 @@ def _moves_by(view: dict[str, Any], seat: int) -> int:
     return sum(1 for e in view["game"]["history"] if e["seat"] == seat)
 
 
-async def test_host_hands_a_seat_to_a_bot_and_the_player_takes_it_back(base: str) -> None:
+async def test_host_hands_an_absent_players_seat_to_a_bot_and_they_take_it_back(
+    base: str,
+) -> None:
     _, host, guest = await _two_players(base)
     assert (await host.refused("hand_to_bot", seat=1))["code"] == "no_game_running"
     await host.send("start")
@@ -36,8 +40,22 @@ async def test_host_hands_a_seat_to_a_bot_and_the_player_takes_it_back(base: str
     assert (await host.refused("hand_to_bot", seat=2))["code"] == "bad_seat"
     assert (await host.refused("hand_to_bot", seat=7))["code"] == "bad_seat"
     assert (await guest.refused("take_back"))["code"] == "no_standin"
+    # Sepideh is here and has not let the clock play for her: her seat stays hers.
+    refused = await host.refused("hand_to_bot", seat=1)
+    assert refused["code"] == "player_present"
+    assert refused["message"] == (
+        "Sepideh is here and playing; only an absent or idle player's seat can go to a bot"
+    )
+    assert host.view["table"]["seats"][1]["standin"] is None  # type: ignore[index]
+    assert host.view["table"]["seats"][1]["idle"] is False  # type: ignore[index]
 
+    # She goes away (her page closes): now the host may let a bot play for her.
+    table, token = guest.table, guest.token
+    await guest.close()
+    await host.wait(lambda v: v["table"]["seats"][1]["connected"] is False)
     await host.send("hand_to_bot", seat=1)
+    await host.wait(lambda v: v["table"]["seats"][1]["standin"] == "host")
+    guest = await SeatClient(base, table, token).connect()
     view = await guest.wait(lambda v: v["table"]["seats"][1]["standin"] == "host")
     assert view["you"]["seat"] == 1  # still their seat: they see their cards
     assert view["game"]["players"][1]["cards"]
@@ -63,6 +81,48 @@ async def test_host_hands_a_seat_to_a_bot_and_the_player_takes_it_back(base: str
     assert view["table"]["handoffs"][-1]["reason"] == "back"
     for c in (host, guest):
         await c.close()
+
+
+async def test_the_host_hands_over_an_idle_players_seat_once_the_clock_played_for_them(
+    base: str,
+) -> None:
+    # Sepideh stays connected but never moves: the short clocks play for her.
+    _, host, guest = await _two_players(base, {"turn_timer": 5, "reaction_timer": 3})
+    await host.send("start")
+    await guest.wait(lambda v: v["table"]["status"] == "playing")
+    assert (await host.refused("hand_to_bot", seat=1))["code"] == "player_present"
+    for _ in range(200):
+        v = host.view
+        assert v is not None
+        if any(t["seat"] == 1 for t in v["table"]["timeouts"]) or v["game"]["over"]:
+            break
+        if host.legal():  # the host answers quickly (income, or pass when asked)
+            legal = host.legal()
+            await host.move(next((m for m in ("income", "pass") if m in legal), legal[0]))
+        await host.wait(lambda w, n=v["version"]: w["version"] > n, timeout=20)
+    view = host.view
+    assert view is not None and not view["game"]["over"], "the game ended before a timeout"
+    assert view["table"]["seats"][1]["connected"] is True
+    assert view["table"]["seats"][1]["idle"] is True
+    await host.send("hand_to_bot", seat=1)
+    view = await guest.wait(lambda v: v["table"]["seats"][1]["standin"] == "host")
+    assert view["table"]["handoffs"][-1]["reason"] == "host"
+    await guest.send("take_back")  # back at the table: no longer idle
+    view = await guest.wait(lambda v: v["table"]["seats"][1]["standin"] is None)
+    for c in (host, guest):
+        await c.close()
+
+
+def test_a_seat_is_idle_from_a_clock_move_until_its_own_next_move() -> None:
+    run = GameRun(1, None, {}, ["a", "b"], [], [], 1)
+    assert not run.idle(1)
+    run.moves = [{"seat": 0, "move": "income"}, {"seat": 1, "move": "income"}]
+    run.timeouts = [{"index": 1, "seat": 1, "seq": 1}]
+    assert run.idle(1) and not run.idle(0)
+    run.moves.append({"seat": 0, "move": "tax"})
+    run.moves.append({"seat": 1, "move": "pass"})  # Sepideh answers herself again
+    assert not run.idle(1)
+    assert run.public_timeouts() == [{"index": 1, "seat": 1}]
 
 
 async def test_a_player_leaves_a_running_game(base: str) -> None:

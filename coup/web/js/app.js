@@ -110,8 +110,11 @@ function tableCtx() {
     setLeaving: (on) => { app.leaving = on; render(); document.getElementById(on ? "leave-confirm" : "leave-game")?.focus(); },
     onLeave: () => { app.leaving = false; app.send({ type: "leave" }); },
     onTakeBack: () => app.send({ type: "take_back" }),
+    idle: new Set(seats.flatMap((s, i) => (s?.idle ? [i] : []))),
+    // Only an absent or idle player's seat (the server refuses a present, playing one's).
     canHand: (seat) => Boolean(msg.you?.host && msg.table.status === "playing" && seats[seat]?.kind === "human"
-      && !seats[seat].host && !seats[seat].standin && msg.game?.players[seat]?.alive),
+      && !seats[seat].host && !seats[seat].standin && msg.game?.players[seat]?.alive
+      && (!seats[seat].connected || seats[seat].idle)),
     onHandToBot: (seat) => app.send({ type: "hand_to_bot", seat }),
     onSpectatorChat: (on) => app.send({ type: "settings", settings: { spectator_chat: on } }),
     name: () => app.name(),

@@ -10,7 +10,7 @@ const REACTING = new Set(["react", "block", "challenge_block"]);
 
 export function seatName(view, seat) { return playerName(view, seat); }
 
-// State words for one seat: thinking / passed / out / disconnected / bot.
+// State words for one seat: thinking / passed / out / disconnected / idle / bot.
 export function seatStates(ctx, seat) {
   const { view, presence = {} } = ctx;
   const p = view.players[seat];
@@ -22,6 +22,7 @@ export function seatStates(ctx, seat) {
   if (REACTING.has(view.phase) && (view.passed || []).includes(seat)) states.push("passed");
   const pr = presence[seat];
   if (pr === "disconnected" || pr === "away") states.push("disconnected");
+  else if (ctx.idle?.has(seat) && !view.over && p.alive) states.push("idle");
   const standin = ctx.standins?.[seat];
   if (standin && !view.over) states.push(standin === "left" ? "left" : "standin");
   return states;
@@ -73,7 +74,8 @@ export function seatTile(ctx, seat) {
   if (ctx.canHand?.(seat) && !target) { // (never a button inside the seat's own button)
     body.push(h("button", { type: "button", class: "btn chip hand-to-bot", dataset: { handSeat: String(seat) },
       onclick: (ev) => { ev.stopPropagation(); ctx.onHandToBot(seat); },
-      "aria-label": t("seat.hand_to_bot_aria", { name: seatName(view, seat) }), text: t("seat.hand_to_bot") }));
+      "aria-label": t("seat.hand_to_bot_aria", { name: seatName(view, seat) }), text: t("seat.hand_to_bot"),
+      title: t(states.includes("disconnected") ? "seat.hand_why_away" : "seat.hand_why_idle", { name: seatName(view, seat) }) }));
   }
   const attrs = { class: cls, dataset: { seat: String(seat), states: states.join(" ") } };
   if (target) {
