@@ -121,10 +121,17 @@ class SeatClient:
         return await asyncio.wait_for(_until(), timeout)
 
     async def refused(self, kind: str, **fields: Any) -> dict[str, Any]:
-        """Send a message that must be refused; returns the error it got."""
-        mark = len(self.errors)
-        await self.send(kind, **fields)
-        return await self.wait_error(mark + 1)
+        """Send a message that must be refused; returns the error it got. A `rate_limited`
+        answer (this connection sent fast before, e.g. `play_randomly` against quick bots)
+        says nothing about the message: it is sent again once the bucket has refilled."""
+        for _ in range(5):  # docs/protocol.md: refilled at 5 messages a second
+            mark = len(self.errors)
+            await self.send(kind, **fields)
+            error = await self.wait_error(mark + 1)
+            if error.get("code") != "rate_limited":
+                return error
+            await asyncio.sleep(0.3)
+        return error
 
     async def wait_closed(self, timeout: float = 20.0) -> int:
         async def _until() -> int:
