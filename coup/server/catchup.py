@@ -102,8 +102,9 @@ class CatchUp:
             state = coup.replay({**g.header, "moves": moves})
             timeouts = games.event_timeouts(g.events)
             table.run = GameRun(
-                g.row["game"], state, g.header, g.members, moves, timeouts, table.version
-            )
+                g.row["game"], state, g.header, g.members, moves, timeouts, table.version,
+                games.handoffs_of(g.handoffs),
+            )  # fmt: skip
             now = now_ms()
             for sitter in seats:
                 if sitter is not None and sitter.kind == "human":
@@ -172,6 +173,8 @@ class CatchUp:
 
     def _apply_lobby(self, table: Table, changes: db.Changes) -> None:
         row = changes.row
+        if table.run is not None and table.run.number == int(row["games"]):
+            table.run.handoffs = games.handoffs_of(changes.handoffs)
         table.settings = json.loads(changes.settings)
         table.seats = seats_of(changes.seats, int(table.settings["seats"]))
         table.status, table.version = str(row["status"]), int(row["version"])

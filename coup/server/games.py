@@ -69,6 +69,19 @@ def event_timeouts(events: list[dict[str, Any]]) -> list[dict[str, int]]:
     ]
 
 
+def handoffs_of(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Stored handoff rows (in order) as `GameRun.handoffs` holds them."""
+    return [{"index": int(h["step"]), "seat": int(h["seat"]), "reason": h["reason"]} for h in rows]
+
+
+def handoff_rows(run: GameRun, before: int) -> list[dict[str, Any]]:
+    """The run's handoffs from the `before`-th on, as rows to store."""
+    return [
+        {"game": run.number, "n": n, "step": h["index"], "seat": h["seat"], "reason": h["reason"]}
+        for n, h in enumerate(run.handoffs[before:], start=before)
+    ]
+
+
 def event_row(
     run: GameRun, seq: int, move: dict[str, Any], at: int, timeout: bool, step: int | None
 ) -> dict[str, Any]:

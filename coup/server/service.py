@@ -250,8 +250,13 @@ class TableService:
             op(draft)
             version = table.version + 1
             draft.deadlines = self.plan(draft, fresh=False)
+            before = 0 if table.run is None else len(table.run.handoffs)
             await self.store.save_seats(
-                table.id, version=version, seats=draft.seat_rows(), deadlines=timers.rows(draft)
+                table.id,
+                version=version,
+                seats=draft.seat_rows(),
+                deadlines=timers.rows(draft),
+                handoffs=[] if draft.run is None else games.handoff_rows(draft.run, before),
             )
             table.seats, table.run, table.deadlines = draft.seats, draft.run, draft.deadlines
             table.version = version

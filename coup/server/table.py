@@ -102,7 +102,8 @@ class GameRun:
     timeouts: list[dict[str, int]]
     changed_version: int  # version of the first view showing the current position
     # Where a bot took over a seat or gave it back: {"index", "seat", "reason"} with
-    # `index` the history length then and reason "host" | "left" | "back" (kept in memory).
+    # `index` the history length then and reason "host" | "left" | "back" (stored with
+    # the game: coup_handoffs).
     handoffs: list[dict[str, Any]] = field(default_factory=list)
 
     @property

@@ -18,9 +18,11 @@ from sqlalchemy import Column, Connection, Integer, Table, inspect, select, text
 
 from coup.store import schema as s
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """1: the single-process schema; 2: coup_deadlines.claimed_until, presence, processes;
-3: watchers (spectators per process; a new table, made by `create_all`)."""
+3: watchers (spectators per process; a new table, made by `create_all`); 4: handoffs
+(where a bot took over a seat of a game or gave it back; a new table, made by
+`create_all`)."""
 
 _MIGRATION_LOCK = 0x0C0_5C4E  # any constant shared by every Coup process
 

@@ -51,6 +51,7 @@ class Changes:
     deadlines: list[Row]
     connected: dict[str, int] = field(default_factory=dict)  # member -> live processes
     watching: dict[str, int] = field(default_factory=dict)  # process -> its spectators
+    handoffs: list[Row] = field(default_factory=list)  # of game `row["games"]`, in order
 
 
 def _no_flush_wait(conn: Connection) -> None:
@@ -103,7 +104,9 @@ async def changes(
         deadlines = sql.deadline_rows(conn, table_id)
         connected = _connected(conn, table_id, now, dead_after)
         watching = _watching(conn, table_id, now, dead_after)
-        return Changes(row, settings, seats, events, chat, deadlines, connected, watching)
+        games = int(row["games"])
+        handoffs = sql.handoff_rows(conn, table_id, games) if games > 0 else []
+        return Changes(row, settings, seats, events, chat, deadlines, connected, watching, handoffs)
 
     return await store._run(fn)
 

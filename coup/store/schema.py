@@ -110,6 +110,17 @@ chat = Table(
     Index("coup_chat_table", "table_id", "id"),
 )
 
+# Where a bot took over a seat of a game or gave it back (the log says so), in order `n`:
+# `step` is the length of the view's history then, `reason` "host" | "left" | "back".
+handoffs = _of_tables(
+    "coup_handoffs",
+    _int("game", key=True),
+    _int("n", key=True),
+    _int("step"),
+    _int("seat"),
+    Column("reason", String(8), nullable=False),
+)
+
 # When a timer or a bot must move next, so that a restarted server resumes on time.
 deadlines = _of_tables(
     "coup_deadlines",

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -42,6 +42,7 @@ class GameData:
     header: dict[str, Any]
     members: list[str]
     events: list[Row]
+    handoffs: list[Row] = field(default_factory=list)  # {"n", "step", "seat", "reason"}
 
 
 @dataclass
@@ -275,14 +276,23 @@ class SqlStore:
         await self._run(fn)
 
     async def save_seats(
-        self, table_id: str, *, version: int, seats: list[Row], deadlines: list[Row]
+        self,
+        table_id: str,
+        *,
+        version: int,
+        seats: list[Row],
+        deadlines: list[Row],
+        handoffs: Sequence[Row] = (),
     ) -> None:
-        """Who plays which seat during a game, and the clocks that follow from it."""
+        """Who plays which seat during a game, the clocks that follow from it, and the
+        handoffs that say so in the log (rows `{"game", "n", "step", "seat", "reason"}`)."""
 
         def fn(conn: Connection) -> None:
             self._bump(conn, table_id, version)
             replace_rows(conn, s.seats, table_id, seats)
             replace_rows(conn, s.deadlines, table_id, deadlines)
+            if handoffs:
+                conn.execute(insert(s.handoffs), [{**h, "table_id": table_id} for h in handoffs])
 
         await self._run(fn)
 
@@ -351,6 +361,12 @@ def chat_rows(conn: Connection, table_id: str, *, after: int, limit: int) -> lis
     return rows(conn, query.order_by(c.id.desc()).limit(limit))[::-1]
 
 
+def handoff_rows(conn: Connection, table_id: str, game: int) -> list[Row]:
+    h = s.handoffs.c
+    query = select(h.n, h.step, h.seat, h.reason).where(h.table_id == table_id, h.game == game)
+    return rows(conn, query.order_by(h.n))
+
+
 def deadline_rows(conn: Connection, table_id: str) -> list[Row]:
     return rows(conn, select(s.deadlines).where(s.deadlines.c.table_id == table_id))
 
@@ -375,4 +391,4 @@ def _load_game(conn: Connection, table_id: str, game: int) -> GameData | None:
     )
     header = json.loads(grow.pop("header"))
     members = json.loads(grow.pop("members"))
-    return GameData(grow, header, members, events)
+    return GameData(grow, header, members, events, handoff_rows(conn, table_id, game))

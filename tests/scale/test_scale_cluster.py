@@ -165,3 +165,27 @@ async def test_the_spectator_count_counts_every_process(cluster: list[Any]) -> N
         assert seen.view is not None and seen.view["table"]["spectators"] == 2
     for c in (*clients, *watchers[:2]):
         await c.close()
+
+
+async def test_a_seat_goes_to_a_bot_only_when_its_player_is_away_from_every_process(
+    cluster: list[Any],
+) -> None:
+    # The host is on process 0, P1 on process 1, a spectator on process 0.
+    table, (host, guest) = await _seat_table(cluster, 2, 1, {"draft": False})
+    watcher = await SeatClient(cluster[0].base, table).connect()
+    await host.send("start")
+    await host.wait(lambda v: v["table"]["status"] == "playing")
+    await host.wait(lambda v: v["table"]["seats"][1]["connected"] is True)
+    assert (await host.refused("hand_to_bot", seat=1))["code"] == "player_present"
+    await guest.close()  # P1's only connection, on the other process, closes
+    await host.wait(lambda v: v["table"]["seats"][1]["connected"] is False)
+    await host.send("hand_to_bot", seat=1)
+    # P1 comes back through process 1 and takes the seat back: process 0 tells it too.
+    guest = await SeatClient(cluster[1].base, table, guest.token).connect()
+    await guest.wait(lambda v: v["table"]["seats"][1]["standin"] == "host")
+    await guest.send("take_back")
+    for c in (host, watcher, guest):
+        view = await c.wait(lambda v: len(v["table"]["handoffs"]) == 2)
+        assert [h["reason"] for h in view["table"]["handoffs"]] == ["host", "back"]
+    for c in (host, guest, watcher):
+        await c.close()

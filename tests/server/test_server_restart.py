@@ -4,6 +4,7 @@ timers come back exactly, and the game can be finished."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 
 import coup
 from coup.ops.client import SeatClient, create_table, join_table, play_randomly
+from coup.ops.fleet import drop_database, make_database
 
 
 @pytest.fixture
@@ -136,4 +138,76 @@ async def test_a_player_who_left_is_played_by_the_timer(restartable: Any) -> Non
     view = await watcher.wait(lambda v: len(v["table"]["timeouts"]) >= 2, timeout=30)
     assert {t["seat"] for t in view["table"]["timeouts"]} == {0}
     assert view["table"]["seats"][0]["connected"] is False
+    await watcher.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def restartable_on(
+    request: pytest.FixtureRequest, tmp_path: Path, server_process: Any
+) -> Iterator[Any]:
+    """A server that a test may kill -9 and start again, on SQLite or on a PostgreSQL
+    database of its own (dropped after the test)."""
+    made = None
+    postgres = os.environ.get("COUP_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'coup.db'}"
+    else:
+        try:
+            made, url = make_database(postgres, "coup_restart_test")
+        except OSError as exc:  # pragma: no cover - PostgreSQL not running
+            pytest.skip(f"PostgreSQL is not reachable: {exc}")
+    proc = server_process(url, log=tmp_path / "server.log").start()
+    yield proc
+    proc.stop()
+    if made is not None:
+        drop_database(postgres, made)
+    text = proc.log.read_text(errors="replace")
+    assert "Traceback" not in text, text[-4000:]
+
+
+async def test_the_log_still_tells_who_played_a_seat_after_a_kill(restartable_on: Any) -> None:
+    base = restartable_on.base
+    made = await create_table(base, "Mahshid", {"seats": 3, "draft": False})
+    table, token = made["table"], made["token"]
+    joined = await join_table(base, table, "Sepideh", 1)
+    host = await SeatClient(base, table, token).connect()
+    guest = await SeatClient(base, table, joined["token"]).connect()
+    await host.send("add_bot", seat=2)
+    await host.wait(lambda v: all(v["table"]["seats"]))
+    await host.send("start")
+    await host.wait(lambda v: v["table"]["status"] == "playing")
+    # Sepideh's page closes; the host lets a bot play for her; she comes back and plays.
+    await guest.close()
+    await host.wait(lambda v: v["table"]["seats"][1]["connected"] is False)
+    await host.send("hand_to_bot", seat=1)
+    await host.wait(lambda v: v["table"]["seats"][1]["standin"] == "host")
+    guest = await SeatClient(base, table, joined["token"]).connect()
+    await guest.send("take_back")
+    seen = await host.wait(lambda v: len(v["table"]["handoffs"]) == 2)
+    assert [h["reason"] for h in seen["table"]["handoffs"]] == ["host", "back"]
+    await asyncio.sleep(0.3)
+
+    restartable_on.kill()
+    for c in (host, guest):
+        await c.close()
+    restartable_on.start()
+    host = await SeatClient(base, table, token).connect()
+    now = await host.wait(lambda v: True)
+    assert now["table"]["handoffs"] == seen["table"]["handoffs"]
+    # After the restart the log goes on: she leaves the game, and that is kept too.
+    guest = await SeatClient(base, table, joined["token"]).connect()
+    await guest.send("leave")
+    left = await host.wait(lambda v: len(v["table"]["handoffs"]) == 3)
+    assert left["table"]["handoffs"][:2] == seen["table"]["handoffs"]
+    assert left["table"]["handoffs"][2]["reason"] == "left"
+    await asyncio.sleep(0.3)
+
+    restartable_on.kill()
+    for c in (host, guest):
+        await c.close()
+    restartable_on.start()
+    watcher = await SeatClient(base, table).connect()
+    again = await watcher.wait(lambda v: True)
+    assert again["table"]["handoffs"] == left["table"]["handoffs"]
+    assert again["table"]["seats"][1]["standin"] == "left"
     await watcher.close()

@@ -11,10 +11,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import Connection, inspect, select
 
 from coup.ops.fleet import drop_database, make_database
-from coup.store import Conflict, SqlStore, open_store
+from coup.store import Conflict, SqlStore, migrate, open_store
+from coup.store import processes as db
 from coup.store import schema as s
 
 
@@ -187,3 +188,45 @@ async def test_a_move_is_written_alike_by_the_fast_and_the_general_path(store: S
     version, events, deadlines = stored[True]
     assert version == 3 and deadlines == [after]
     assert events == [{**move, "timeout": True}]
+
+
+async def test_handoffs_are_kept_with_their_game_and_read_by_other_processes(
+    store: SqlStore,
+) -> None:
+    table_id = secrets.token_urlsafe(16)
+    row = {"id": table_id, "created_at": 1, "status": "lobby", "version": 1, "games": 0,
+           "last_winner": None}  # fmt: skip
+    seats = [_seat(0, "Mahshid"), _seat(1, "Sepideh")]
+    await store.create_table(row, {"seats": 2}, seats)
+    game = {"game": 1, "commitment": "c" * 64, "status": "playing", "winner": None,
+            "started_at": 2, "ended_at": None}  # fmt: skip
+    await store.start_game(
+        table_id, version=2, games=1, seats=seats, game=game, header={"seed": 1},
+        members=[s["member"] for s in seats], events=[], deadlines=[],
+    )  # fmt: skip
+    host = {"game": 1, "n": 0, "step": 3, "seat": 1, "reason": "host"}
+    await store.save_seats(table_id, version=3, seats=seats, deadlines=[], handoffs=[host])
+    back = {"game": 1, "n": 1, "step": 5, "seat": 1, "reason": "back"}
+    await store.save_seats(table_id, version=4, seats=seats, deadlines=[], handoffs=[back])
+    await store.save_seats(table_id, version=5, seats=seats, deadlines=[])  # none this time
+
+    data = await store.load_table(table_id)
+    assert data is not None and data.game is not None
+    want = [{k: h[k] for k in ("n", "step", "seat", "reason")} for h in (host, back)]
+    assert data.game.handoffs == want
+    changed = await db.changes(
+        store, table_id, known_version=4, game=1, seq=0, chat_after=0, now=10, dead_after=10
+    )
+    assert changed is not None and changed.handoffs == want
+
+
+async def test_a_schema_3_database_gets_the_handoffs_table(store: SqlStore) -> None:
+    def to_version_3(conn: Connection) -> None:
+        s.handoffs.drop(conn)
+        conn.execute(migrate.versions.update().values(version=3))
+
+    await store._run(to_version_3)
+    assert await store._run(migrate.upgrade) == 3
+    assert await store._run(lambda conn: inspect(conn).has_table("coup_handoffs"))
+    found = await store._run(lambda conn: conn.execute(select(migrate.versions.c.version)).scalar())
+    assert found == migrate.SCHEMA_VERSION == 4
