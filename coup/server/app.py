@@ -138,6 +138,7 @@ def create_app(
         app.state.service = svc
         await svc.start()
         coaches["coach"] = Coach(store)
+        svc.coach_woken = coaches["coach"].wake
         await coaches["coach"].start()
         freezer = None
         if short_collections:  # `coup serve`: one server per process (coup/server/heap.py)

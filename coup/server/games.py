@@ -52,6 +52,17 @@ def new_run(table: Table, taken: list[Seat], version: int) -> GameRun:
     return GameRun(table.games + 1, state, header, members, [], [], version)
 
 
+def people(table: Table, run: GameRun) -> list[int]:
+    """The game's seats a person holds (also one a bot plays for them since they left or
+    handed it over): the coach's analyses queued when the game ends."""
+    out = []
+    for seat, member in enumerate(run.members):
+        sitter = table.seat(member)
+        if sitter is not None and sitter.kind == "human":
+            out.append(seat)
+    return out
+
+
 def event_move(row: dict[str, Any]) -> dict[str, Any]:
     """A stored event as a record move."""
     move: dict[str, Any] = {"seat": row["seat"], "move": row["move"]}
@@ -150,7 +161,12 @@ async def record(store: SqlStore, table: Table, number: int) -> dict[str, Any]:
         if not run.state.over:
             raise ProtocolError("game_running", "the game is still running", 409)
         return run.record()
-    data = await store.load_game(table.id, number)
+    return await stored_record(store, table.id, number)
+
+
+async def stored_record(store: SqlStore, table_id: str, number: int) -> dict[str, Any]:
+    """Game `number`'s coup-record/1 as the store holds it, once it is over."""
+    data = await store.load_game(table_id, number)
     if data is None:
         raise ProtocolError("no_game", "no such game at this table", 404)
     if data.row["status"] != "over":

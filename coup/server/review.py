@@ -18,7 +18,7 @@ from starlette.routing import Route
 from coup.review.frames import replay_frames
 from coup.rules import InvalidRecordError, verify
 from coup.server.protocol import ProtocolError
-from coup.store.reviews import scoreboard
+from coup.store.reviews import game_reviews, scoreboard
 
 if TYPE_CHECKING:
     from coup.server.coach import Coach
@@ -75,10 +75,17 @@ def routes(
             raw = request.path_params["seat"]
             if not raw.isdigit() or not 0 <= int(raw) < len(record["players"]):
                 raise ProtocolError("bad_seat", "no such seat in this game", 404)
-            status = await coach().ask(table.id, number, int(raw), record)
+            status = await coach().ask(table.id, number, int(raw))
         except ProtocolError as exc:
             return _error(exc)
         return JSONResponse(status, 200 if status["status"] == "done" else 202)
+
+    async def game_coaches(request: Request) -> Response:
+        try:
+            table, number, _ = await finished(request)
+        except ProtocolError as exc:
+            return _error(exc)
+        return JSONResponse({"seats": await game_reviews(service().store, table.id, number)})
 
     async def table_scoreboard(request: Request) -> Response:
         try:
@@ -107,6 +114,7 @@ def routes(
 
     return [
         Route("/api/tables/{table}/games/{game}/replay", game_replay),
+        Route("/api/tables/{table}/games/{game}/coach", game_coaches),
         Route("/api/tables/{table}/games/{game}/coach/{seat}", game_coach),
         Route("/api/tables/{table}/scoreboard", table_scoreboard),
         Route("/api/replay", replay_upload, methods=["POST"]),

@@ -33,6 +33,7 @@ from coup.bus import Bus
 from coup.server import bus_message, games, timers
 from coup.server.catchup import CatchUp, retried
 from coup.server.clock import ClaimClock, Clock, TableClocks
+from coup.server.coach import SEED as COACH_SEED
 from coup.server.hub import Hub
 from coup.server.presence import Presence
 from coup.server.protocol import (
@@ -49,6 +50,7 @@ from coup.server.table import WATCHING, Deadline, GameRun, Table, chat_line, new
 from coup.server.views import view_message, view_texts
 from coup.store import SqlStore
 from coup.store import processes as db
+from coup.store.reviews import queued_rows
 
 log = logging.getLogger("coup.server")
 T = TypeVar("T")
@@ -85,6 +87,7 @@ class TableService:
              "sent_moves", "sent_plain"), 0
         )  # fmt: skip
         self.catchup = CatchUp(self)
+        self.coach_woken: Callable[[], None] | None = None  # the coach's queue has work
         self.present = Presence(self)
         self.clock: Clock = ClaimClock(self) if store.shared else TableClocks(self)
 
@@ -394,12 +397,14 @@ class TableService:
             )  # fmt: skip
             draft = copy.copy(table)
             draft.run = new_run
-            finish = None
+            finish = coach = None
             last_winner = table.last_winner
-            if state.over:
+            if state.over:  # the coach's analyses of the people's seats queue with it
                 draft.status = "over"
                 last_winner = new_run.members[state.winner]
                 finish = {"status": "over", "winner": state.winner, "ended_at": now}
+                people = games.people(draft, new_run)
+                coach = queued_rows(table.id, new_run.number, people, COACH_SEED, now)
             same_window = (
                 move.strip() == "pass"
                 and state.phase == run.state.phase
@@ -413,9 +418,12 @@ class TableService:
                 deadlines=timers.rows(draft),
                 finish=finish,
                 last_winner=last_winner,
+                coach=coach,
             )
             table.run, table.status, table.deadlines = new_run, draft.status, draft.deadlines
             table.version, table.last_winner = version, last_winner
+        if coach and self.coach_woken is not None:
+            self.coach_woken()
         self.clock.arm(table)
         await self.changed(table)
 

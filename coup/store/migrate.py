@@ -18,11 +18,11 @@ from sqlalchemy import Column, Connection, Integer, Table, inspect, select, text
 
 from coup.store import schema as s
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """1: the single-process schema; 2: coup_deadlines.claimed_until, presence, processes;
 3: watchers (spectators per process; a new table, made by `create_all`); 4: handoffs
 (where a bot took over a seat of a game or gave it back; a new table, made by
-`create_all`)."""
+`create_all`); 5: the index `coup_reviews_queue` the coach's queue is taken by."""
 
 _MIGRATION_LOCK = 0x0C0_5C4E  # any constant shared by every Coup process
 
@@ -56,6 +56,12 @@ def upgrade(conn: Connection) -> int:
         columns = {c["name"] for c in inspect(conn).get_columns("coup_deadlines")}
         if "claimed_until" not in columns:
             conn.execute(text("ALTER TABLE coup_deadlines ADD COLUMN claimed_until BIGINT"))
+    if found < 5:  # `create_all` makes a missing table's indexes, not an existing one's
+        conn.execute(
+            text(
+                "CREATE INDEX IF NOT EXISTS coup_reviews_queue ON coup_reviews (status, updated_at)"
+            )
+        )
     if found < SCHEMA_VERSION:
         conn.execute(versions.update().values(version=SCHEMA_VERSION))
     return int(found)

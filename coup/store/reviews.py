@@ -1,9 +1,16 @@
-"""After the game: the coach's stored analyses and the table's scoreboard.
+"""After the game: the coach's stored analyses (its queue) and the table's scoreboard.
 
-`coup_reviews` holds one row per (table, game, seat) the coach was asked about: its
-status (`queued`, `running`, `done`, `failed`), progress (`done` of `total` decisions),
-and once done the `coup-coach/1` JSON, so each analysis runs once. A process that finds
-a row not done and untouched for `STALE_MS` takes it over (its process went away).
+`coup_reviews` holds one row per (table, game, seat) to analyse: its status (`queued`,
+`running`, `done`, `failed`), progress (`done` of `total` decisions), and once done the
+`coup-coach/1` JSON, so each analysis runs once. The rows are the coach's queue, shared by
+every process: a game's end queues its people's seats in the same transaction as its last
+move (`queued_rows`), and asking for any seat queues that one (`ask_review`). A worker
+takes the oldest queued row with a conditional update (`take_review`: of several
+processes exactly one gets it); a row running but untouched for `STALE_MS` (its process
+went away) is taken over the same way. Every write of the worker is fenced by the
+`updated_at` it last wrote (`progress_review`), so a process that lost its row to a
+takeover stops instead of writing over the new owner. A queued row waits in the store,
+so a restart loses nothing.
 
 The scoreboard is read from `coup_games`: every finished game of the table, its members
 (seat holders, by member id) and its winner.
@@ -12,9 +19,11 @@ The scoreboard is read from `coup_games`: every finished game of the table, its 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, and_, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from coup.store import schema as s
 from coup.store.schema import reviews
@@ -22,59 +31,129 @@ from coup.store.schema import reviews
 if TYPE_CHECKING:
     from coup.store.sql import SqlStore
 
-#: A review not done whose row was not touched for this long is taken over.
+#: A running review whose row was not touched for this long is taken over (its process
+#: went away); a failed one is queued again by the next ask after this long.
 STALE_MS = 120_000
+#: How many of the oldest candidates one `take_review` tries (others may take some first).
+TRIES = 8
 
 
-def _row(conn: Connection, table_id: str, game: int, seat: int) -> dict[str, Any] | None:
-    """The review's row, its ``result`` parsed (None if nobody asked for it yet)."""
-    r = conn.execute(
-        select(reviews).where(
-            reviews.c.table_id == table_id, reviews.c.game == game, reviews.c.seat == seat
-        )
-    ).first()
-    if r is None:
-        return None
+def _parsed(r: Any) -> dict[str, Any]:
     row = dict(r._mapping)
     if row["result"] is not None:
         row["result"] = json.loads(row["result"])
     return row
 
 
+def _row(conn: Connection, table_id: str, game: int, seat: int) -> dict[str, Any] | None:
+    """The review's row, its ``result`` parsed (None if it was never queued)."""
+    r = conn.execute(select(reviews).where(_key(table_id, game, seat))).first()
+    return None if r is None else _parsed(r)
+
+
 def _key(table_id: str, game: int, seat: int) -> Any:
     return (reviews.c.table_id == table_id) & (reviews.c.game == game) & (reviews.c.seat == seat)
 
 
+def _fresh(table_id: str, game: int, seat: int, seed: int, now: int) -> dict[str, Any]:
+    return {
+        "table_id": table_id, "game": game, "seat": seat, "seed": seed,
+        "status": "queued", "done": 0, "total": None, "result": None, "updated_at": now,
+    }  # fmt: skip
+
+
+def queued_rows(table_id: str, game: int, seats: Sequence[int], seed: int, now: int) -> list[Any]:
+    """The rows that queue the analyses of ``seats`` (written with the game's last move)."""
+    return [_fresh(table_id, game, seat, seed, now) for seat in seats]
+
+
+def queue(conn: Connection, rows: list[Any]) -> None:
+    """Insert `queued_rows` in the caller's transaction (a game that just ended has none)."""
+    if rows:
+        conn.execute(insert(reviews), rows)
+
+
 async def get_review(store: SqlStore, table_id: str, game: int, seat: int) -> dict[str, Any] | None:
-    """The review's row (``result`` parsed), or None if nobody asked for it yet."""
+    """The review's row (``result`` parsed), or None if it was never queued."""
     return await store._run(lambda conn: _row(conn, table_id, game, seat))
 
 
-async def claim_review(
-    store: SqlStore, table_id: str, game: int, seat: int, seed: int, now: int
-) -> tuple[bool, dict[str, Any]]:
-    """Ask for a review: (True, row) if this process must run it (new, or stale), else
-    (False, row) as it stands."""
+async def game_reviews(store: SqlStore, table_id: str, game: int) -> list[dict[str, Any]]:
+    """Every review of the game, by seat, without their results."""
+    cols = [reviews.c.seat, reviews.c.status, reviews.c.done, reviews.c.total]
 
-    def fn(conn: Connection) -> tuple[bool, dict[str, Any]]:
+    def fn(conn: Connection) -> list[dict[str, Any]]:
+        rows = conn.execute(
+            select(*cols)
+            .where(reviews.c.table_id == table_id, reviews.c.game == game)
+            .order_by(reviews.c.seat)
+        )
+        return [dict(r._mapping) for r in rows]
+
+    return await store._run(fn)
+
+
+async def ask_review(
+    store: SqlStore, table_id: str, game: int, seat: int, seed: int, now: int
+) -> dict[str, Any]:
+    """The review's row as it stands; queues it if it never was, or if it failed more than
+    `STALE_MS` ago."""
+
+    def fn(conn: Connection) -> dict[str, Any]:
         row = _row(conn, table_id, game, seat)
         if row is None:
-            fresh = {
-                "table_id": table_id, "game": game, "seat": seat, "seed": seed,
-                "status": "queued", "done": 0, "total": None, "result": None, "updated_at": now,
-            }  # fmt: skip
+            fresh = _fresh(table_id, game, seat, seed, now)
             conn.execute(insert(reviews).values(**fresh))
-            return True, fresh
-        stale = row["status"] != "done" and now - int(row["updated_at"]) > STALE_MS
-        if not stale:
-            return False, row
-        taken = conn.execute(
-            update(reviews)
-            .where(_key(table_id, game, seat), reviews.c.updated_at == row["updated_at"])
-            .values(status="queued", done=0, total=None, updated_at=now)
+            return fresh
+        if row["status"] == "failed" and now - int(row["updated_at"]) > STALE_MS:
+            again = conn.execute(
+                update(reviews)
+                .where(_key(table_id, game, seat), reviews.c.status == "failed")
+                .values(status="queued", done=0, total=None, updated_at=now)
+            )
+            if again.rowcount == 1:
+                row.update(status="queued", done=0, total=None, updated_at=now)
+        return row
+
+    try:
+        return await store._run(fn)
+    except IntegrityError:  # another process queued it at the same moment
+        row = await get_review(store, table_id, game, seat)
+        assert row is not None
+        return row
+
+
+async def take_review(store: SqlStore, now: int) -> dict[str, Any] | None:
+    """Claim the next review to run for this process: the oldest queued, or one running
+    untouched for `STALE_MS`. Its row becomes `running` with ``updated_at`` = ``now`` (the
+    fence of every later write); None when there is nothing to do."""
+
+    def fn(conn: Connection) -> dict[str, Any] | None:
+        waiting = or_(
+            reviews.c.status == "queued",
+            and_(reviews.c.status == "running", reviews.c.updated_at < now - STALE_MS),
         )
-        row.update(status="queued", done=0, total=None, updated_at=now)
-        return taken.rowcount == 1, row
+        found = conn.execute(
+            select(reviews.c.table_id, reviews.c.game, reviews.c.seat, reviews.c.status,
+                   reviews.c.updated_at, reviews.c.seed)
+            .where(waiting)
+            .order_by(reviews.c.updated_at)
+            .limit(TRIES)
+        ).all()  # fmt: skip
+        for r in found:
+            taken = conn.execute(
+                update(reviews)
+                .where(
+                    _key(r.table_id, r.game, r.seat),
+                    reviews.c.status == r.status,
+                    reviews.c.updated_at == r.updated_at,
+                )
+                .values(status="running", done=0, total=None, updated_at=now)
+            )
+            if taken.rowcount == 1:
+                return {"table_id": r.table_id, "game": r.game, "seat": r.seat,
+                        "seed": r.seed, "updated_at": now}  # fmt: skip
+        return None
 
     return await store._run(fn)
 
@@ -85,20 +164,26 @@ async def progress_review(
     game: int,
     seat: int,
     *,
+    since: int,
     status: str,
     done: int,
     total: int | None,
     now: int,
     result: dict[str, Any] | None = None,
-) -> None:
+) -> bool:
+    """Write a running review's progress (or its end: `done` with the result, `failed`),
+    only if its row still shows ``since``, the ``updated_at`` this process last wrote;
+    False if another process took it over meanwhile (nothing is written)."""
     values: dict[str, Any] = {"status": status, "done": done, "total": total, "updated_at": now}
     if result is not None:
         values["result"] = json.dumps(result, separators=(",", ":"))
-    await store._run(
-        lambda conn: conn.execute(
-            update(reviews).where(_key(table_id, game, seat)).values(**values)
-        )
-    )
+    fence = _key(table_id, game, seat) & (reviews.c.status == "running")
+    fence &= reviews.c.updated_at == since
+
+    def fn(conn: Connection) -> bool:
+        return bool(conn.execute(update(reviews).where(fence).values(**values)).rowcount == 1)
+
+    return await store._run(fn)
 
 
 async def scoreboard(store: SqlStore, table_id: str) -> dict[str, Any]:
@@ -123,3 +208,18 @@ async def scoreboard(store: SqlStore, table_id: str) -> dict[str, Any]:
             entry["wins"] += int(r["winner"] == seat)
     players = sorted(board.values(), key=lambda e: (-e["wins"], e["games"], e["name"]))
     return {"games": len(rows), "players": players}
+
+
+async def requeue_running(store: SqlStore, now: int) -> int:
+    """Queue again every running review (at start, when this process is the store's only
+    writer: they were left by an earlier run of it); how many."""
+
+    def fn(conn: Connection) -> int:
+        again = conn.execute(
+            update(reviews)
+            .where(reviews.c.status == "running")
+            .values(status="queued", done=0, total=None, updated_at=now)
+        )
+        return int(again.rowcount)
+
+    return await store._run(fn)

@@ -160,7 +160,8 @@ presence = _of_tables(
     _ms("since"),
 )
 
-# The coach's analyses of finished games, one per (table, game, seat) asked for
+# The coach's analyses of finished games and its queue, one per (table, game, seat): the
+# people's seats queued when the game ends, any other when asked for
 # (coup/store/reviews.py): status, progress, and the coup-coach/1 JSON once done.
 reviews = Table(
     "coup_reviews",
@@ -174,4 +175,5 @@ reviews = Table(
     Column("total", Integer, nullable=True),
     Column("result", Text, nullable=True),
     _ms("updated_at"),
+    Index("coup_reviews_queue", "status", "updated_at"),  # the next one to take
 )

@@ -25,7 +25,7 @@ from sqlalchemy import Connection, Engine, create_engine, delete, event, insert,
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from coup.store import migrate, onestatement, sqlite_move
+from coup.store import migrate, onestatement, reviews, sqlite_move
 from coup.store import schema as s
 
 Row = dict[str, Any]
@@ -213,8 +213,11 @@ class SqlStore:
         deadlines: list[Row],
         finish: Row | None = None,
         last_winner: str | None = None,
+        coach: list[Row] | None = None,
     ) -> None:
-        """Append moves (normally one) to a game's log; raise Conflict if a seq is taken."""
+        """Append moves (normally one) to a game's log; raise Conflict if a seq is taken.
+        With `finish` (the game's last move), `coach` rows (`reviews.queued_rows`) queue
+        the coach's analyses in the same transaction."""
         if self.one_statement and self.engine is not None and not self.sqlite and not finish:
             params = onestatement.append_params(
                 table_id, events, version=version, deadlines=deadlines,
@@ -261,6 +264,7 @@ class SqlStore:
                     .where(s.games.c.table_id == table_id, s.games.c.game == events[-1]["game"])
                     .values(**finish)
                 )
+                reviews.queue(conn, coach or [])
             replace_rows(conn, s.deadlines, table_id, deadlines)
 
         try:

@@ -68,7 +68,13 @@ def test_a_finished_game_its_end_screen_replay_and_coach(browser: Any, server: s
     assert rows.count() == 3
     assert page.locator("#end-story .stats-wrap tr.winner").count() == 1
     page.wait_for_selector("#scoreboard:not([hidden])")
+    # The coach runs on the player's decisions without being asked: its progress, then
+    # its summary, on the end screen.
+    page.wait_for_selector("#end-coach[data-status]")
     shots.take(page, "end-story", full=False)
+    page.wait_for_selector("#end-coach[data-status=done]", timeout=120_000)
+    assert "notes on your decisions are ready" in page.locator("#end-coach").inner_text()
+    shots.take(page, "end-coach-ready", full=False)
 
     page.click("#watch-replay")
     page.wait_for_selector("#replay-board .replay-seat")
@@ -102,10 +108,18 @@ def test_a_finished_game_its_end_screen_replay_and_coach(browser: Any, server: s
     assert counter(page) == f"{index} / {total} moves"
     shots.take(page, "replay-coach", full=True)
 
+    # Someone else opening the replay sees what the coach studied (the person's seat,
+    # not the bots') and picks it from there.
     phone = browser.new_context(viewport=PHONE, locale="en-US").new_page()
     phone.goto(page.url)
     phone.wait_for_selector("#replay-board .replay-seat")
-    phone.select_option("#coach-seat", "0")
+    phone.wait_for_selector("#coach-queue .coach-queued")
+    queued = phone.locator("#coach-queue .coach-queued")
+    assert queued.count() == 1 and queued.first.get_attribute("data-status") == "done"
+    assert "Mahshid" in queued.first.inner_text() and "ready" in queued.first.inner_text()
+    shots.take(phone, "replay-phone-queue", full=True)
+    queued.first.locator("button").click()
+    assert phone.locator("#coach-seat").input_value() == "0"
     phone.wait_for_selector("#coach-summary")
     phone.locator("#coach-next").click()
     shots.take(phone, "replay-phone", full=True)

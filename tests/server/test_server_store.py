@@ -9,6 +9,7 @@ import os
 import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import Connection, inspect, select
@@ -121,31 +122,78 @@ async def test_table_game_events_chat_deadlines(store: SqlStore) -> None:
     assert await store.load_game(table_id, 2) is None
 
 
-async def test_a_review_is_claimed_once_stored_with_its_result_and_taken_over_when_stale(
+async def test_the_coachs_queue_each_review_taken_once_fenced_and_taken_over_when_stale(
     store: SqlStore,
 ) -> None:
-    from coup.store.reviews import STALE_MS, claim_review, get_review, progress_review
+    from coup.store.reviews import (
+        STALE_MS,
+        ask_review,
+        get_review,
+        progress_review,
+        queued_rows,
+        take_review,
+    )
 
     table = secrets.token_hex(8)
     assert await get_review(store, table, 1, 0) is None
-    mine, row = await claim_review(store, table, 1, 0, 0, now=1_000)
-    assert mine and row["status"] == "queued" and row["total"] is None
-    again, _ = await claim_review(store, table, 1, 0, 0, now=2_000)
-    assert not again  # someone runs it already
-    await progress_review(store, table, 1, 0, status="running", done=1, total=3, now=3_000)
-    notes = {"format": "coup-coach/1", "decisions": []}
-    await progress_review(
-        store, table, 1, 0, status="done", done=3, total=3, now=4_000, result=notes
+    row = await ask_review(store, table, 1, 0, 0, now=1_000)
+    assert row["status"] == "queued" and row["total"] is None
+    assert (await ask_review(store, table, 1, 0, 0, now=1_500))["status"] == "queued"
+    # Two workers (two processes) look at once: one takes it, the other finds nothing.
+    got = [await take_review(store, 2_000), await take_review(store, 2_000)]
+    mine = [j for j in got if j is not None and j["table_id"] == table]
+    assert len(mine) == 1 and mine[0]["updated_at"] == 2_000 and mine[0]["seed"] == 0
+    assert await progress_review(
+        store, table, 1, 0, since=2_000, status="running", done=1, total=3, now=3_000
     )
-    done, row = await claim_review(store, table, 1, 0, 0, now=10**12)
-    assert not done and row["status"] == "done" and row["result"] == notes  # never redone
-    got = await get_review(store, table, 1, 0)
-    assert got is not None and got["result"] == notes
-    # A review left unfinished (its process went away) is taken over once stale.
-    await claim_review(store, table, 2, 1, 0, now=5_000)
-    early, _ = await claim_review(store, table, 2, 1, 0, now=5_000 + STALE_MS)
-    late, row = await claim_review(store, table, 2, 1, 0, now=5_001 + STALE_MS)
-    assert not early and late and row["status"] == "queued"
+    assert (await get_review(store, table, 1, 0) or {})["done"] == 1
+    # A write fenced by an old `updated_at` (its process lost the row) writes nothing.
+    assert not await progress_review(
+        store, table, 1, 0, since=2_000, status="running", done=2, total=3, now=3_500
+    )
+    notes = {"format": "coup-coach/1", "decisions": []}
+    assert await progress_review(
+        store, table, 1, 0, since=3_000, status="done", done=3, total=3, now=4_000, result=notes
+    )
+    row = await ask_review(store, table, 1, 0, 0, now=10**12)
+    assert row["status"] == "done" and row["result"] == notes  # never redone
+    # A review left running (its process went away) is taken over once stale, and the
+    # old owner's next write is refused.
+    await ask_review(store, table, 2, 1, 0, now=5_000)
+    job = await take_review(store, 5_000)
+    assert job is not None and (job["table_id"], job["game"], job["seat"]) == (table, 2, 1)
+    assert await take_review(store, 5_000 + STALE_MS) is None
+    late = await take_review(store, 5_001 + STALE_MS)
+    assert late is not None and (late["table_id"], late["game"]) == (table, 2)
+    assert not await progress_review(
+        store, table, 2, 1, since=5_000, status="running", done=1, total=4, now=5_002 + STALE_MS
+    )
+    # A failed review is queued again by an ask once stale.
+    assert await progress_review(
+        store, table, 2, 1, since=late["updated_at"], status="failed", done=0, total=None,
+        now=6_000 + STALE_MS,
+    )  # fmt: skip
+    assert (await ask_review(store, table, 2, 1, 0, now=6_000 + 2 * STALE_MS))["status"] == "failed"
+    again = await ask_review(store, table, 2, 1, 0, now=6_001 + 2 * STALE_MS)
+    assert again["status"] == "queued"
+    # A game's last move queues its rows in the same transaction.
+    row = {"id": table, "created_at": 1, "status": "playing", "version": 1, "games": 1,
+           "last_winner": None}  # fmt: skip
+    await store.create_table(row, {"seats": 2}, [])
+    await store.start_game(
+        table, version=2, games=1, seats=[],
+        game={"game": 1, "commitment": "c", "status": "playing", "winner": None,
+              "started_at": 1, "ended_at": None},
+        header={"players": ["a", "b"]}, members=["m0", "m1"], events=[], deadlines=[],
+    )  # fmt: skip
+    move = {"game": 1, "seq": 0, "seat": 0, "move": "coup 1", "draw": None, "timeout": False,
+            "step": None, "at": 7}  # fmt: skip
+    await store.append_events(
+        table, [move], version=3, deadlines=[], finish={"status": "over", "winner": 0,
+        "ended_at": 7}, last_winner="m0", coach=queued_rows(table, 1, [1], 0, 7),
+    )  # fmt: skip
+    queued = await get_review(store, table, 1, 1)
+    assert queued is not None and queued["status"] == "queued" and queued["updated_at"] == 7
 
 
 async def test_a_move_is_written_alike_by_the_fast_and_the_general_path(store: SqlStore) -> None:
@@ -229,4 +277,19 @@ async def test_a_schema_3_database_gets_the_handoffs_table(store: SqlStore) -> N
     assert await store._run(migrate.upgrade) == 3
     assert await store._run(lambda conn: inspect(conn).has_table("coup_handoffs"))
     found = await store._run(lambda conn: conn.execute(select(migrate.versions.c.version)).scalar())
-    assert found == migrate.SCHEMA_VERSION == 4
+    assert found == migrate.SCHEMA_VERSION
+
+
+async def test_a_schema_4_database_gets_the_index_of_the_coachs_queue(store: SqlStore) -> None:
+    from sqlalchemy import text
+
+    def indexes(conn: Any) -> set[str]:
+        return {i["name"] for i in inspect(conn).get_indexes("coup_reviews")}
+
+    assert "coup_reviews_queue" in await store._run(indexes)
+    await store._run(lambda conn: conn.execute(text("DROP INDEX coup_reviews_queue")))
+    await store._run(lambda conn: conn.execute(migrate.versions.update().values(version=4)))
+    await store.create()
+    assert "coup_reviews_queue" in await store._run(indexes)
+    found = await store._run(lambda conn: conn.execute(select(migrate.versions.c.version)).scalar())
+    assert found == migrate.SCHEMA_VERSION == 5

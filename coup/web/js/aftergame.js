@@ -1,7 +1,7 @@
 // After the game: the story's statistics, the bluff timeline, the table's scoreboard and
 // move labels — shared by the end screen, the lobby and the replay viewer (js/replay.js).
 // The facts come from the server (`story` of docs/protocol.md); nothing is derived here.
-import { h, tNodes } from "./dom.js";
+import { clear, h, tNodes } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { api } from "./net.js";
 
@@ -135,30 +135,72 @@ export function pastGames(table, go) {
   return h("div", { class: "past-games" }, h("h3", { text: t("review.past_games") }), h("ul", {}, ...links));
 }
 
-// The end screen's part: statistics, order of elimination, the replay link, the
-// scoreboard and the bluff timeline (folded). The story is fetched once per game.
+// The coach's progress on this player's decisions, shown on the end screen as soon as the
+// game is over: the server queued the analysis of every person's seat when the game ended
+// (docs/protocol.md, the coach), so this only reads its status. One poll per game and seat,
+// whatever the number of renders; it stops when done, failed, or nobody shows it.
+const coachWatches = new Map();
+const FINAL = ["done", "failed"];
+
+function coachText(res) {
+  if (res.status === "done" && res.coach) return t("end.coach_ready", { n: num(res.coach.decisions.length), m: num(res.coach.mistakes) });
+  if (res.status === "failed") return t("review.coach_failed");
+  if (res.status === "running" && res.total) return t("review.coach_running", { done: num(res.done), total: num(res.total) });
+  return t("review.coach_queued");
+}
+
+function fillCoach(box, res) {
+  box.dataset.status = res.status;
+  const bar = res.status === "done" ? null
+    : res.total ? h("progress", { max: String(res.total), value: String(res.done) }) : res.status === "failed" ? null : h("progress", {});
+  clear(box).append(h("p", { class: "sub", text: coachText(res) }));
+  if (bar) box.append(bar);
+}
+
+function coachLine(url) {
+  const box = h("div", { class: "end-coach coach", id: "end-coach", role: "status" });
+  let w = coachWatches.get(url);
+  if (!w) { w = { last: null, boxes: new Set(), polling: false }; coachWatches.set(url, w); }
+  w.boxes.add(box);
+  fillCoach(box, w.last || { status: "queued", done: 0, total: null });
+  if (!w.polling && !(w.last && FINAL.includes(w.last.status))) { w.polling = true; pollCoach(w, url); }
+  return box;
+}
+
+async function pollCoach(w, url) {
+  let res;
+  try { res = await api("GET", url); } catch { res = { status: "failed" }; }
+  w.last = res;
+  for (const box of [...w.boxes]) { if (box.isConnected) fillCoach(box, res); else w.boxes.delete(box); }
+  if (FINAL.includes(res.status) || !w.boxes.size) { w.polling = false; return; }
+  setTimeout(() => pollCoach(w, url), 1500);
+}
+
+// The end screen's part: statistics, order of elimination, the replay link, the coach's
+// progress on this player's decisions, the scoreboard and the bluff timeline (folded).
+// The story is fetched once per game.
 const stories = new Map();
 
 export function endStory(table, go, me = null) {
   const game = table.game;
   const box = h("div", { class: "end-story", id: "end-story" });
   const key = `${table.id}/${game}`;
+  const base = `/api/tables/${encodeURIComponent(table.id)}/games/${game}`;
+  const mine = me !== null && me !== undefined;
   if (!stories.has(key)) {
-    const base = `/api/tables/${encodeURIComponent(table.id)}/games/${game}`;
     stories.set(key, api("GET", `${base}/replay`).then((r) => r.story).catch(() => null));
-    if (me !== null && me !== undefined) {
-      // Start the coach on this player's decisions now: ready by the time they look.
-      api("GET", `${base}/coach/${me}`).catch(() => { /* the viewer asks again */ });
-      try { sessionStorage.setItem(`coup.coach.${table.id}.${game}`, String(me)); } catch { /* ignore */ }
-    }
+    if (mine) { try { sessionStorage.setItem(`coup.coach.${table.id}.${game}`, String(me)); } catch { /* ignore */ } }
   }
+  const coach = mine ? coachLine(`${base}/coach/${me}`) : null;
   const href = replayHref(table.id, game);
+  if (coach) box.append(coach);  // shown at once (a poll finds it in the page)
   stories.get(key).then((story) => {
     if (!story) return;
-    box.append(h("h3", { text: t("review.stats") }), statsTable(story), eliminationLine(story),
-      h("a", { class: "btn", id: "watch-replay", href, onclick: (e) => { e.preventDefault(); go(href); }, text: t("review.watch") }),
-      scoreboardBox(table.id, `${game}-over`),
-      h("details", { class: "end-timeline" }, h("summary", { text: t("review.timeline") }), timeline(story)));
+    const head = [h("h3", { text: t("review.stats") }), statsTable(story), eliminationLine(story),
+      h("a", { class: "btn", id: "watch-replay", href, onclick: (e) => { e.preventDefault(); go(href); }, text: t("review.watch") })].filter(Boolean);
+    const tail = [scoreboardBox(table.id, `${game}-over`),
+      h("details", { class: "end-timeline" }, h("summary", { text: t("review.timeline") }), timeline(story))];
+    if (coach) { coach.before(...head); coach.after(...tail); } else box.append(...head, ...tail);
   });
   return box;
 }

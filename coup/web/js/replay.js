@@ -11,11 +11,13 @@ import { describePending, renderLog } from "./words.js";
 
 let keyHandler = null;
 let pollTimer = 0;
+let queueTimer = 0;
 
 function stopListening() {
   if (keyHandler) document.removeEventListener("keydown", keyHandler);
   keyHandler = null;
   clearTimeout(pollTimer);
+  clearTimeout(queueTimer);
 }
 
 function pct(x) { return num(Math.round(100 * x)); }
@@ -49,7 +51,7 @@ export function openUploaded(root, app) {
 export function renderReplay(root, app, data, { tableId = null, game = null } = {}) {
   const names = data.players;
   const last = data.frames.length - 1;
-  const st = { k: 0, as: "all", coachSeat: null, coach: null, progress: null };
+  const st = { k: 0, as: "all", coachSeat: null, coach: null, progress: null, queue: null };
 
   const slider = h("input", { type: "range", id: "replay-slider", min: "0", max: String(last), value: "0", step: "1",
     "aria-label": t("review.slider"), oninput: (e) => go(Number(e.target.value)) });
@@ -180,7 +182,11 @@ export function renderReplay(root, app, data, { tableId = null, game = null } = 
   function drawCoach() {
     if (!tableId) return;
     clear(coachBox).append(h("h2", { text: t("review.coach") }));
-    if (st.coachSeat === null) { coachBox.append(h("p", { class: "sub", text: t("review.coach_pick") })); return; }
+    if (st.coachSeat === null) {
+      coachBox.append(h("p", { class: "sub", text: t("review.coach_pick") }));
+      if (st.queue?.length) coachBox.append(queueList());
+      return;
+    }
     const name = playerName(names, st.coachSeat);
     if (!st.coach) {
       const p = st.progress || { status: "queued", done: 0, total: null };
@@ -203,6 +209,32 @@ export function renderReplay(root, app, data, { tableId = null, game = null } = 
     }
     const next = notes.find((d) => d.index > st.k);
     if (next) coachBox.append(h("button", { type: "button", class: "btn ghost", id: "coach-next", onclick: () => go(next.index), text: t("review.coach_next") }));
+  }
+
+  // The analyses the server queued when the game ended (every person's seat) or that
+  // someone asked for, with their progress, read without asking for any (docs/protocol.md).
+  async function watchQueue() {
+    let rows = null;
+    try { rows = (await api("GET", `/api/tables/${encodeURIComponent(tableId)}/games/${game}/coach`)).seats; } catch { return; }
+    if (!document.body.contains(coachBox)) return;
+    st.queue = rows;
+    if (st.coachSeat === null) drawCoach();
+    if (rows.some((r) => r.status === "queued" || r.status === "running")) queueTimer = setTimeout(watchQueue, 1500);
+  }
+
+  function queueList() {
+    const row = (r) => {
+      const text = r.status === "done" ? t("review.coach_row_ready") : r.status === "failed" ? t("review.coach_failed")
+        : r.status === "running" && r.total ? t("review.coach_row_running", { done: num(r.done), total: num(r.total) }) : t("review.coach_row_queued");
+      const pick = () => { document.getElementById("coach-seat").value = String(r.seat); chooseCoach(r.seat); };
+      return h("li", { class: "coach-queued", dataset: { seat: String(r.seat), status: r.status } },
+        h("button", { type: "button", class: "btn chip", onclick: pick, text: playerName(names, r.seat) }),
+        h("span", { class: "sub", text }),
+        r.status === "running" && r.total ? h("progress", { max: String(r.total), value: String(r.done) })
+          : r.status === "queued" ? h("progress", {}) : null);
+    };
+    return h("div", { id: "coach-queue" }, h("p", { class: "sub", text: t("review.coach_queue") }),
+      h("ul", { class: "coach-queue" }, ...st.queue.map(row)));
   }
 
   function decisionNote(d) {
@@ -242,6 +274,7 @@ export function renderReplay(root, app, data, { tableId = null, game = null } = 
   };
   document.addEventListener("keydown", keyHandler);
   draw();
+  if (tableId) watchQueue();
   // A player who comes from the end screen sees the coach on their own decisions.
   let mine = null;
   try { mine = tableId ? sessionStorage.getItem(`coup.coach.${tableId}.${game}`) : null; } catch { mine = null; }
