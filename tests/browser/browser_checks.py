@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 PHONES = [(320, 568), (390, 844), (412, 915)]
+DESKTOPS = [(1280, 720), (1366, 768)]
 
 
 def play_now(page: Page, base: str, name: str, seats: int) -> str:

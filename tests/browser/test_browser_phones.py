@@ -1,20 +1,23 @@
-"""Phones and large tables: at 320x568, 390x844 and 412x915, for 2, 6 and 10 seats, every
-decision button lies wholly inside the viewport (the panel is pinned to the bottom) and the
-page never scrolls sideways."""
+"""Phones, desktops and large tables: at 320x568, 390x844 and 412x915, for 2, 6 and 10
+seats, and at 1280x720 and 1366x768 for 6 and 10 seats, every decision button lies wholly
+inside the viewport (the panel is pinned to the bottom) and the page never scrolls
+sideways."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from browser_checks import PHONES, decision, layout, outside, play_now, settle
+from browser_checks import DESKTOPS, PHONES, decision, layout, outside, play_now, settle
 from browser_driver import click
 
 pytestmark = pytest.mark.browser
 
 
-def _check_sizes(page: Any, what: str, problems: list[str]) -> None:
-    for width, height in PHONES:
+def _check_sizes(
+    page: Any, what: str, problems: list[str], sizes: list[tuple[int, int]] = PHONES
+) -> None:
+    for width, height in sizes:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(60)
         box = layout(page)
@@ -24,9 +27,18 @@ def _check_sizes(page: Any, what: str, problems: list[str]) -> None:
         problems.extend(f"{what} {width}x{height}: {b}" for b in outside(box))
 
 
-@pytest.mark.parametrize("seats", [2, 6, 10])
-def test_every_decision_button_fits_a_phone(browser: Any, server: str, seats: int) -> None:
-    page = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US").new_page()
+@pytest.mark.parametrize(
+    ("seats", "sizes"),
+    [(2, PHONES), (6, PHONES), (10, PHONES), (6, DESKTOPS), (10, DESKTOPS)],
+    ids=["2-phones", "6-phones", "10-phones", "6-desktops", "10-desktops"],
+)
+def test_every_decision_button_is_on_screen(
+    browser: Any, server: str, seats: int, sizes: list[tuple[int, int]]
+) -> None:
+    width, height = sizes[0]
+    page = browser.new_context(
+        viewport={"width": width, "height": height}, locale="en-US"
+    ).new_page()
     play_now(page, server, "Sara", seats)
     problems: list[str] = []
     seen: set[str] = set()
@@ -35,7 +47,7 @@ def test_every_decision_button_fits_a_phone(browser: Any, server: str, seats: in
         game = msg["game"]
         phase = game["phase"]
         seen.add(phase)
-        _check_sizes(page, f"{seats} seats, {phase}", problems)
+        _check_sizes(page, f"{seats} seats, {phase}", problems, sizes)
         if phase == "action":
             verb = next(
                 (
@@ -46,10 +58,10 @@ def test_every_decision_button_fits_a_phone(browser: Any, server: str, seats: in
                 None,
             )
             if verb:  # the target choice: one button per player
-                page.set_viewport_size({"width": 390, "height": 844})
+                page.set_viewport_size({"width": width, "height": height})
                 page.click(f'.decision button[data-verb="{verb}"]')
                 page.wait_for_selector(".decision .target-chip")
-                _check_sizes(page, f"{seats} seats, {verb} target", problems)
+                _check_sizes(page, f"{seats} seats, {verb} target", problems, sizes)
             break
         if not click(page, '.decision button[data-move="pass"]:not([disabled])', 2000):
             page.locator(".decision button:not([disabled])").first.click()

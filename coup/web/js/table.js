@@ -128,7 +128,8 @@ function myArea(ctx) {
     ? h("div", { class: "known-court", text: t("table.known_court", { cards: view.known.court.map((c) => t(`char.${c}`)).join(t("log.and")) }) })
     : null;
   const picking = ["lose", "exchange", "show"].includes(view.phase) && (view.legal || []).length > 0;
-  return h("section", { class: `me${isTurn ? " is-turn" : ""}${picking ? " picking" : ""} ${states.map((s) => `is-${s}`).join(" ")}`, dataset: { seat: String(me) } },
+  const deciding = (view.legal || []).length > 0 && !ctx.standins?.[me];
+  return h("section", { class: `me${isTurn ? " is-turn" : ""}${picking ? " picking" : ""}${deciding ? " deciding" : ""} ${states.map((s) => `is-${s}`).join(" ")}`, dataset: { seat: String(me) } },
     h("div", { class: "me-head" },
       h("span", { class: `avatar seat-colour-${me % 10}`, text: [...seatName(view, me)][0]?.toUpperCase() || "?" }),
       h("span", { class: "seat-name", text: seatName(view, me) }),
