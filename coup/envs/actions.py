@@ -70,6 +70,8 @@ CHARACTER_VERBS: tuple[str, ...] = ("block", "reveal", "lose")
 KEEP_SLOTS: tuple[tuple[int, ...], ...] = tuple(
     [(i,) for i in range(5)] + list(combinations_with_replacement(range(5), 2))
 )
+_INT8 = np.dtype(np.int8)  # a dtype object: frombuffer converts ``np.int8`` at every call
+_frombuffer = np.frombuffer
 
 
 def action_count(players: int, reformation: bool = False) -> int:
@@ -185,12 +187,12 @@ class ActionSpace:
         table = self._actions[seat]
         for move in moves:
             buffer[table[move]] = 1
-        return np.frombuffer(buffer, dtype=np.int8)
+        return _frombuffer(buffer, _INT8)
 
     def legal_mask(self, state: State, seat: int) -> np.ndarray:
         """The mask of `seat`'s legal moves in `state` (int8), written by the rules core:
         the same as ``mask(state.legal(seat), seat)``, without a loop over the moves."""
-        return np.frombuffer(self._legal_mask.mask(state, seat), dtype=np.int8)
+        return _frombuffer(self._legal_mask.mask(state, seat), _INT8)
 
     def label(self, action: int) -> str:
         """A readable, seat-independent name of `action`, e.g. ``"coup +2"``."""

@@ -45,6 +45,9 @@ __all__ = ["ENV_ID", "CoupEnv"]
 #: ``gymnasium.make(ENV_ID, players=4, opponents="heuristic")`` once this module is imported
 ENV_ID = "coup/Coup-v0"
 
+_FLOAT32, _INT8, _BOOL = np.dtype(np.float32), np.dtype(np.int8), np.dtype(np.bool_)
+_frombuffer = np.frombuffer
+
 
 class CoupEnv(gym.Env[np.ndarray, np.int64]):
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
@@ -86,6 +89,12 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         reformation = bool(game.get("reformation", False))
         self.actions = ActionSpace(players, characters, reformation)
         self.encoder = ObservationEncoder(players, history, reformation)
+        # bound once: `encoder.encode_state`, `actions.legal_mask`, `actions.action_to_move`
+        # without their calls (a step runs them every time)
+        self._features = self.encoder.features.observe
+        self._mask = self.actions._legal_mask.mask
+        self._moves = self.actions._moves
+        self._size = self.actions.size
         self.observation_space = spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32)
         self.action_space = spaces.Discrete(self.actions.size)
         self.state: coup.State | None = None
@@ -129,15 +138,19 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         state = self._live()
-        if self._done():
+        seat = self.seat
+        if state.over or not state.alive(seat):
             raise RuntimeError("the episode is over: call reset()")
         self.steps += 1
-        move = self.actions.action_to_move(int(action), self.seat)
+        index = int(action)
+        if not 0 <= index < self._size:
+            raise ValueError(f"action {index!r} is outside 0..{self._size - 1}")
+        move = self._moves[seat][index]  # ActionSpace.action_to_move, without the calls
         try:
-            state.play(self.seat, move)
+            state.play(seat, move)
         except ValueError as error:
             if self.illegal == "raise":
-                raise ValueError(f"action {int(action)} ({move}) is not legal: {error}") from None
+                raise ValueError(f"action {index} ({move}) is not legal: {error}") from None
             info = self._info()
             info["illegal"] = True
             truncated = self.steps >= self.max_steps
@@ -146,12 +159,14 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self._play_bots()
         if self.render_mode == "human":
             self.render()
-        terminated = self._done()
         reward = 0.0
+        terminated = state.over or not state.alive(seat)
         if terminated:
-            reward = 1.0 if state.winner == self.seat else -1.0
+            reward = 1.0 if state.winner == seat else -1.0
         truncated = not terminated and self.steps >= self.max_steps
-        return self._observe(), reward, terminated, truncated, self._info()
+        observation = _frombuffer(self._features(state, seat), _FLOAT32)
+        info = {"action_mask": _frombuffer(self._mask(state, seat), _INT8), "seat": seat}
+        return observation, reward, terminated, truncated, info
 
     def _play_bots(self) -> None:
         """Let the bots move until the agent must decide or its game is over."""
@@ -175,15 +190,15 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         return self.state
 
     def _observe(self) -> np.ndarray:
-        return self.encoder.encode_state(self._live(), self.seat)
+        return _frombuffer(self._features(self._live(), self.seat), _FLOAT32)
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the agent's legal actions now (all False once its game is over)."""
-        return self.actions.legal_mask(self._live(), self.seat).view(np.bool_)
+        return _frombuffer(self._mask(self._live(), self.seat), _BOOL)
 
     def _info(self) -> dict[str, Any]:
         return {
-            "action_mask": self.actions.legal_mask(self._live(), self.seat),
+            "action_mask": _frombuffer(self._mask(self._live(), self.seat), _INT8),
             "seat": self.seat,
         }
 

@@ -8,13 +8,14 @@ Both read only what ``state.view(seat)`` shows.
 The vector is joined from blocks of float32 bytes, each cached by what it depends on (a
 seat's coins and face-up cards, the pending action, one history entry as the viewer sees
 it, ...), so a step costs a few dictionary look-ups and one join, not a loop over
-hundreds of features. Standard library only; compiled with the rest of the core.
+hundreds of features; the blocks of what did not change since the last call (a seat's,
+the viewer's hand, the table, the history window) are reused without building a key. Standard library only; compiled with the rest of the core.
 """
 
 from __future__ import annotations
 
 from array import array
-from typing import Final
+from typing import Final, cast
 
 from .board import PRIVATE_VERBS, Entry
 from .moves import Move
@@ -139,10 +140,26 @@ class Features:
         self.tables: dict[tuple[str, int, int, int, int, int], bytes] = {}
         self.pendings: dict[tuple[object, ...], bytes] = {}
         self.no_pending = bytes(4 * self.pending_size)
-        self.entries: dict[tuple[Move, int, int, bool], bytes] = {}
+        # per move, its history entry's block by (mover, viewer, hidden): `_entry_blocks`
+        self.entries: dict[Move, list[bytes]] = {}
+        # the history entries from `positions_start` on of the game seen last, and per
+        # entry its block for every viewer, so that each entry is looked up once
+        self.positions_start = 0
+        self.positions: list[object] = []
+        self.position_blocks: list[list[bytes]] = []
         self.empty_history = bytes(4 * history * self.entry)
         # per viewer: (history length, last entry, history block) of the last call
         self.last: list[tuple[int, object, bytes] | None] = [None] * players
+        # per seat, the block written last and what it was written from: a seat whose
+        # coins, cards and face-up cards (the same tuple) did not change reuses it without
+        # building a key; the same for the viewer's hand and for the table block
+        self.seat_codes: list[int] = [-1] * players
+        self.seat_shown: list[object] = [None] * players
+        self.seat_blocks: list[bytes] = [b""] * players
+        self.hand_of: list[object] = [None] * players
+        self.hand_blocks: list[bytes] = [b""] * players
+        self.table_of: tuple[str, int, int, object, int] = ("", -1, -1, None, -1)
+        self.table_block = b""
 
     def __reduce__(self) -> tuple[type[Features], tuple[int, int, bool]]:
         # a copy starts with empty caches (and a compiled class needs this to be copied)
@@ -154,33 +171,53 @@ class Features:
         n = self.n
         if len(self.seats) > _CACHE_LIMIT or len(self.entries) > _CACHE_LIMIT:
             self.clear()
-        parts: list[bytes] = [self._hand(s.hands[me])]
+        hand = s.hands[me]
+        if hand is self.hand_of[me]:
+            parts: list[bytes] = [self.hand_blocks[me]]
+        else:
+            block = self._hand(hand)
+            self.hand_of[me], self.hand_blocks[me] = hand, block
+            parts = [block]
         turn, waiting, passed = s.turn, s.waiting, s.passed
         coins, hands, revealed, alive = s.coins, s.hands, s.revealed, s.alive_flags
         known_hands = s.known_hands
-        seats, flags = self.seats, self.flags
+        flags, no_known = self.flags, self.known[()]
+        codes, shown, blocks = self.seat_codes, self.seat_shown, self.seat_blocks
         allegiance = s.allegiance if self.reformation else ()
+        i = me
         for k in range(n):
-            i = (me + k) % n
-            key = (alive[i], len(hands[i]), coins[i], revealed[i])
-            block = seats.get(key)
-            if block is None:
-                block = seats[key] = self._seat(key)
-            parts.append(block)
+            up = revealed[i]
+            code = coins[i] * 16 + len(hands[i]) * 2 + (1 if alive[i] else 0)
+            if codes[i] == code and shown[i] is up:
+                parts.append(blocks[i])
+            else:
+                block = self._seat_block(alive[i], len(hands[i]), coins[i], up)
+                codes[i], shown[i], blocks[i] = code, up, block
+                parts.append(block)
             parts.append(
                 flags[(4 if i == turn else 0) + (2 if i in waiting else 0) + (i in passed)]
             )
             if k and known_hands:
                 parts.append(self._known(known_hands.get((me, i), ())))
             else:
-                parts.append(self.known[()])
+                parts.append(no_known)
             if allegiance:
                 parts.append(self.allegiances[allegiance[i]])
+            i += 1
+            if i == n:
+                i = 0
         parts.append(self._table(s))
         parts.append(self._pending(s, me))
         if self.history:
             parts.append(self._history(s.history, me))
-        return bytearray(b"".join(parts))
+        return bytearray().join(parts)
+
+    def _seat_block(self, alive: bool, influence: int, coins: int, up: tuple[str, ...]) -> bytes:
+        key = (alive, influence, coins, up)
+        block = self.seats.get(key)
+        if block is None:
+            block = self.seats[key] = self._seat(key)
+        return block
 
     def _hand(self, hand: tuple[str, ...]) -> bytes:
         block = self.hands.get(hand)
@@ -210,7 +247,17 @@ class Features:
         """phase, treasury, Court (and the Reserve)."""
         settings = s.settings
         reserve = s.reserve if self.reformation else -1
-        key = (s.phase, s.treasury, settings.treasury, len(s.court), settings.copies, reserve)
+        phase, treasury, court = s.phase, s.treasury, len(s.court)
+        last = self.table_of
+        if (
+            last[0] == phase
+            and last[1] == treasury
+            and last[2] == court
+            and last[3] is settings
+            and last[4] == reserve
+        ):
+            return self.table_block
+        key = (phase, treasury, settings.treasury, court, settings.copies, reserve)
         block = self.tables.get(key)
         if block is None:
             values = [0.0] * len(self.phases)
@@ -220,6 +267,7 @@ class Features:
             if reserve >= 0:
                 values.append(min(reserve, 12) / 12.0)
             block = self.tables[key] = _floats(values)
+        self.table_of, self.table_block = (phase, treasury, court, settings, reserve), block
         return block
 
     def _pending(self, s: State, me: int) -> bytes:
@@ -295,16 +343,19 @@ class Features:
         """The last `self.history` moves, newest first, as `me` sees them.
 
         Consecutive observations of one seat share most of the window: the block of the
-        previous call is kept per seat and only the newer moves are encoded.
+        previous call is kept per seat and only the newer moves are added to it.
         """
         h, size = self.history, 4 * self.entry
         length = len(history)
+        # the entries as objects: a compiled core unboxes a tuple read as an `Entry` and
+        # boxes it anew, so an identity test needs them read untyped
+        boxed = cast("list[object]", history)
         new = h
         last = self.last[me]
         old: bytes = self.empty_history
         if last is not None:
             old_length, old_entry, old = last
-            if old_length <= length and (old_length == 0 or history[old_length - 1] is old_entry):
+            if old_length <= length and (old_length == 0 or boxed[old_length - 1] is old_entry):
                 new = length - old_length
                 if new == 0:
                     return old
@@ -313,21 +364,58 @@ class Features:
         if new >= h:
             new = h
             old = self.empty_history
-        parts: list[bytes] = []
-        entries = self.entries
-        for k in range(length - 1, max(length - 1 - new, -1), -1):
-            mover, move, _forced, _draws, _out, audience = history[k]
-            hidden = me != mover and me != audience and move.verb in PRIVATE_VERBS
-            key = (move, mover, me, hidden)
-            block = entries.get(key)
-            if block is None:
-                block = entries[key] = self._entry(move, mover, me, hidden)
-            parts.append(block)
-        new = len(parts)
+        new = min(new, length)
+        start = self._positions(history, length - new)
+        blocks = self.position_blocks
+        parts: list[bytes] = [
+            blocks[k - start][me] for k in range(length - 1, length - 1 - new, -1)
+        ]
         parts.append(old[: (h - new) * size])
         joined = b"".join(parts)
-        self.last[me] = (length, history[length - 1] if length else None, joined)
+        self.last[me] = (length, boxed[length - 1] if length else None, joined)
         return joined
+
+    def _positions(self, history: list[Entry], first: int) -> int:
+        """Make `position_blocks` hold the entries of `history` from `first` on; return the
+        position of its first item (`positions_start`)."""
+        length = len(history)
+        boxed = cast("list[object]", history)
+        seen = self.positions
+        start = self.positions_start
+        end = start + len(seen)
+        if not seen or start > first or end > length or boxed[end - 1] is not seen[-1]:
+            # another game, an older state or a copy: start again at `first`
+            seen.clear()
+            self.position_blocks.clear()
+            start = self.positions_start = first
+            end = first
+        elif end - start > 4 * self.history + 64:  # a long game: forget the oldest entries
+            drop = end - start - self.history
+            del seen[:drop]
+            del self.position_blocks[:drop]
+            start = self.positions_start = start + drop
+        for k in range(end, length):
+            mover, move, _forced, _draws, _out, audience = history[k]
+            seen.append(boxed[k])
+            self.position_blocks.append(self._entry_blocks(move, mover, audience))
+        return start
+
+    def _entry_blocks(self, move: Move, mover: int, audience: int | None) -> list[bytes]:
+        """The block of one history entry for each viewer."""
+        n = self.n
+        table = self.entries.get(move)
+        if table is None:
+            table = self.entries[move] = [b""] * (2 * n * n)
+        private = move.verb in PRIVATE_VERBS
+        blocks: list[bytes] = []
+        for me in range(n):
+            hidden = private and me != mover and me != audience
+            i = (mover * n + me) * 2 + (1 if hidden else 0)
+            block = table[i]
+            if not block:
+                block = table[i] = self._entry(move, mover, me, hidden)
+            blocks.append(block)
+        return blocks
 
     def _entry(self, move: Move, mover: int, me: int, hidden: bool) -> bytes:
         """One history entry: present, mover, verb, character slot, target (an allegiance's
@@ -354,6 +442,8 @@ class Features:
         self.tables.clear()
         self.hands.clear()
         self.last = [None] * self.n
+        self.positions.clear()
+        self.position_blocks.clear()
 
 
 class LegalMask:
@@ -364,6 +454,12 @@ class LegalMask:
         self.actions = actions
         self.size = size
         self.masks: dict[tuple[int, tuple[Move, ...]], bytes] = {}
+        # the mask written last and the legal-move list and seat it was written from: the
+        # engine makes a new list for every state (or hands out one it keeps, of the same
+        # moves), so the same list means the same mask
+        self.last_legal: object = None
+        self.last_seat = -1
+        self.last_mask = b""
 
     def __reduce__(self) -> tuple[type[LegalMask], tuple[list[dict[Move, int]], int]]:
         return (LegalMask, (self.actions, self.size))
@@ -371,6 +467,8 @@ class LegalMask:
     def mask(self, s: State, seat: int) -> bytearray:
         """1 at the integer of each legal move of `seat` (int8 bytes)."""
         legal = s._legal_for(seat) if seat in s.waiting else []
+        if legal is self.last_legal and seat == self.last_seat:
+            return bytearray(self.last_mask)
         key = (seat, tuple(legal))
         block = self.masks.get(key)
         if block is None:
@@ -381,4 +479,5 @@ class LegalMask:
             for move in legal:
                 buffer[table[move]] = 1
             block = self.masks[key] = bytes(buffer)
+        self.last_legal, self.last_seat, self.last_mask = legal, seat, block
         return bytearray(block)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+import numpy as np
 import pytest
 
 import coup
@@ -81,3 +82,17 @@ def test_bad_input_is_refused_clearly() -> None:
         ActionSpace(1)
     with pytest.raises(ValueError):
         ActionSpace(4, "jester")
+
+
+def test_a_mask_asked_twice_is_equal_and_its_own_array() -> None:
+    state = coup.new_game(players=4, seed=4)
+    space = ActionSpace(4)
+    seat = state.waiting[0]
+    first, again = space.legal_mask(state, seat), space.legal_mask(state, seat)
+    assert (first == again).all() and not np.shares_memory(first, again)
+    first[:] = 0  # a learner writing into its mask changes nobody else's
+    assert (space.legal_mask(state, seat) == again).all() and again.any()
+    state.play(seat, "income")
+    assert not space.legal_mask(state, seat).any()  # the next seat's turn now
+    now = state.waiting[0]
+    assert (space.legal_mask(state, now) == space.mask(state.legal(now), now)).all()

@@ -107,3 +107,19 @@ def test_history_cache_survives_jumping_between_games(
             np.testing.assert_array_equal(
                 encoder.encode_state(state_now, seat), encoder.encode(state_now.view(seat))
             )
+
+
+def test_a_seat_seen_again_without_new_moves_reuses_its_history_window() -> None:
+    """The window is encoded again only when moves were added (a compiled core once missed
+    this: it compared a re-boxed copy of the last entry by identity and never matched)."""
+    state = coup.new_game(players=4, seed=8)
+    features = ObservationEncoder(4).features
+    rng = random.Random(8)
+    for _ in range(6):
+        seat = state.waiting[0]
+        state.play(seat, rng.choice(state.legal(seat)))
+    seat = state.waiting[0]
+    first = features._history(state.history, seat)
+    assert features._history(state.history, seat) is first
+    state.play(seat, state.legal(seat)[0])
+    assert features._history(state.history, seat) is not first
