@@ -2,14 +2,15 @@
 
 `Features.observe(state, seat)` returns the float32 vector documented in
 ``coup/envs/observation.py`` (same layout, same values) as a ``bytearray``, which numpy
-wraps without copying; `Features.mask(state, seat)` the legal-action mask as int8 bytes.
+wraps without copying; `LegalMask.mask(state, seat)` the legal-action mask as int8 bytes.
 Both read only what ``state.view(seat)`` shows.
 
 The vector is joined from blocks of float32 bytes, each cached by what it depends on (a
 seat's coins and face-up cards, the pending action, one history entry as the viewer sees
-it, ...), so a step costs a few dictionary look-ups and one join, not a loop over
-hundreds of features; the blocks of what did not change since the last call (a seat's,
-the viewer's hand, the table, the history window) are reused without building a key. Standard library only; compiled with the rest of the core.
+it, ...), so a step costs a few look-ups and one join, not a loop over hundreds of
+features. Blocks that did not change since the last call (a seat's, the viewer's hand, the
+table) are reused without building a key, and each history entry of the game is looked up
+once for all viewers. Standard library only; compiled with the rest of the core.
 """
 
 from __future__ import annotations
@@ -147,9 +148,8 @@ class Features:
         self.positions_start = 0
         self.positions: list[object] = []
         self.position_blocks: list[list[bytes]] = []
-        self.empty_history = bytes(4 * history * self.entry)
-        # per viewer: (history length, last entry, history block) of the last call
-        self.last: list[tuple[int, object, bytes] | None] = [None] * players
+        # zeros for the window's empty places, by how many there are
+        self.padding: list[bytes] = [bytes(4 * k * self.entry) for k in range(history + 1)]
         # per seat, the block written last and what it was written from: a seat whose
         # coins, cards and face-up cards (the same tuple) did not change reuses it without
         # building a key; the same for the viewer's hand and for the table block
@@ -209,7 +209,7 @@ class Features:
         parts.append(self._table(s))
         parts.append(self._pending(s, me))
         if self.history:
-            parts.append(self._history(s.history, me))
+            self._history(s.history, me, parts)
         return bytearray().join(parts)
 
     def _seat_block(self, alive: bool, influence: int, coins: int, up: tuple[str, ...]) -> bytes:
@@ -339,41 +339,16 @@ class Features:
                 v[t + 5 * n + 20 + SLOT[card]] += 0.5
         return _floats(v)
 
-    def _history(self, history: list[Entry], me: int) -> bytes:
-        """The last `self.history` moves, newest first, as `me` sees them.
-
-        Consecutive observations of one seat share most of the window: the block of the
-        previous call is kept per seat and only the newer moves are added to it.
-        """
-        h, size = self.history, 4 * self.entry
+    def _history(self, history: list[Entry], me: int, parts: list[bytes]) -> None:
+        """Add the last `self.history` moves to `parts`, newest first, as `me` sees them."""
         length = len(history)
-        # the entries as objects: a compiled core unboxes a tuple read as an `Entry` and
-        # boxes it anew, so an identity test needs them read untyped
-        boxed = cast("list[object]", history)
-        new = h
-        last = self.last[me]
-        old: bytes = self.empty_history
-        if last is not None:
-            old_length, old_entry, old = last
-            if old_length <= length and (old_length == 0 or boxed[old_length - 1] is old_entry):
-                new = length - old_length
-                if new == 0:
-                    return old
-            else:
-                old = self.empty_history
-        if new >= h:
-            new = h
-            old = self.empty_history
-        new = min(new, length)
-        start = self._positions(history, length - new)
+        first = max(length - self.history, 0)
+        start = self._positions(history, first)
         blocks = self.position_blocks
-        parts: list[bytes] = [
-            blocks[k - start][me] for k in range(length - 1, length - 1 - new, -1)
-        ]
-        parts.append(old[: (h - new) * size])
-        joined = b"".join(parts)
-        self.last[me] = (length, boxed[length - 1] if length else None, joined)
-        return joined
+        for k in range(length - 1, first - 1, -1):
+            parts.append(blocks[k - start][me])
+        if length < self.history:
+            parts.append(self.padding[self.history - length])
 
     def _positions(self, history: list[Entry], first: int) -> int:
         """Make `position_blocks` hold the entries of `history` from `first` on; return the
@@ -441,7 +416,6 @@ class Features:
         self.pendings.clear()
         self.tables.clear()
         self.hands.clear()
-        self.last = [None] * self.n
         self.positions.clear()
         self.position_blocks.clear()
 

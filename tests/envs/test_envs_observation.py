@@ -109,17 +109,22 @@ def test_history_cache_survives_jumping_between_games(
             )
 
 
-def test_a_seat_seen_again_without_new_moves_reuses_its_history_window() -> None:
-    """The window is encoded again only when moves were added (a compiled core once missed
-    this: it compared a re-boxed copy of the last entry by identity and never matched)."""
+def test_each_history_entry_is_looked_up_once_for_every_viewer() -> None:
+    """Observing seats one after the other extends the entries kept for the game and does
+    not start again (a compiled core once did, every call: it compared a re-boxed copy of
+    the last entry by identity and never found it the same)."""
     state = coup.new_game(players=4, seed=8)
     features = ObservationEncoder(4).features
     rng = random.Random(8)
     for _ in range(6):
         seat = state.waiting[0]
         state.play(seat, rng.choice(state.legal(seat)))
+    features.observe(state, 0)
+    oldest, kept = features.position_blocks[0], len(features.position_blocks)
+    for seat in (1, 2, 3, 0):
+        features.observe(state, seat)
+    assert features.position_blocks[0] is oldest and len(features.position_blocks) == kept
     seat = state.waiting[0]
-    first = features._history(state.history, seat)
-    assert features._history(state.history, seat) is first
     state.play(seat, state.legal(seat)[0])
-    assert features._history(state.history, seat) is not first
+    features.observe(state, 2)
+    assert features.position_blocks[0] is oldest and len(features.position_blocks) > kept
