@@ -72,6 +72,8 @@ class SeatRecord:
     passed_block: Counter[str] = field(default_factory=Counter)  # blocker chances passed up
     challenges: int = 0
     chances: int = 0  # claims by others this seat could have challenged
+    doubted_me: int = 0  # ... of those, the reading seat's claims it challenged
+    chances_me: int = 0  # ... and could have
     tested: int = 0  # its claims that were challenged
     lies: int = 0  # ... and turned out bluffs
     no_duke: bool = False  # it embezzled (claimed to hold no Duke) with this hand
@@ -240,11 +242,13 @@ class Knowledge:
                 record.active.add(arg)
             elif verb == "challenge":
                 record.challenges += 1
+                record.doubted_me += claim is not None and claim[0] == self.seat
                 challenged = claim
                 claim = None
             elif verb == "pass":
                 if claim is not None and claim[0] != seat:
                     record.chances += 1
+                    record.chances_me += claim[0] == self.seat
                 if blocked:
                     continue
                 if action in ("assassinate", "steal") and seat == target:

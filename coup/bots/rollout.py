@@ -12,6 +12,7 @@ import random
 from typing import TYPE_CHECKING
 
 from coup.bots.knowledge import BASE_VALUE
+from coup.bots.targeting import ATTACKS
 
 if TYPE_CHECKING:
     from coup import Move, State
@@ -37,6 +38,16 @@ class Playout:
         # turn and the chance it challenges a claim (aimed at it or not).
         self.bluffs: list[float] | None = None
         self.challenges: list[float] | None = None
+        # ... and, when set, the chance it challenges a claim of seat ``me`` (the searcher).
+        self.doubts_me: list[float] | None = None
+        self.me = -1
+        # Per seat, when its habit is known (targeting.py): whom its coups and
+        # assassinations go for ("richest", "weakest", "grudge"); None: the leader, roughly.
+        self.habits: list[str | None] | None = None
+        # With a "grudge" habit: whom each seat last saw attack it, at the playout's start
+        # (and, in ``grudge``, during it).
+        self.grudges: list[int | None] | None = None
+        self.grudge: list[int | None] = []
 
     # ------------------------------------------------------------------------------------
     def run(self, world: State, rng: random.Random, limit: int = 400) -> int:
@@ -48,9 +59,14 @@ class Playout:
         apply = getattr(world, "_apply", None)
         autoplay = getattr(world, "_autoplay", None)
         fast = apply is not None and autoplay is not None
+        grudges = self.grudges
+        if grudges is not None:
+            self.grudge = grudge = list(grudges)
         while world.phase != "over" and steps < limit:
             seat = world.waiting[0]
             move = self.move(world, seat, rng)
+            if grudges is not None and move.verb in ATTACKS and type(move.arg) is int:
+                grudge[move.arg] = seat
             if fast:
                 apply(seat, move, False)  # type: ignore[misc]
                 autoplay()  # type: ignore[misc]
@@ -94,12 +110,12 @@ class Playout:
         if coins >= self.coup_at:
             coups = [m for m in legal if m.verb == "coup"]
             if coups:
-                return max(coups, key=lambda m: _threat(w, m.arg) + rng.random())  # type: ignore[arg-type]
+                return self.victim(w, seat, coups, rng)
         bluffing = rng.random() < (self.bluffs[seat] if self.bluffs else self.bluff)
         if coins >= 3 and ("assassin" in hand or (bluffing and rng.random() < 0.3)):
             hits = [m for m in legal if m.verb == "assassinate"]
             if hits:
-                return max(hits, key=lambda m: _threat(w, m.arg) + rng.random())  # type: ignore[arg-type]
+                return self.victim(w, seat, hits, rng)
         if "duke" in hand or (bluffing and rng.random() < 0.6):
             return _find(legal, "tax") or legal[0]
         if "captain" in hand or bluffing:
@@ -115,6 +131,21 @@ class Playout:
         if rng.random() < 0.5:
             return _find(legal, "foreign_aid") or legal[0]
         return legal[0]  # income
+
+    def victim(self, w: State, seat: int, attacks: list[Move], rng: random.Random) -> Move:
+        """The coup or assassination this seat makes: at its habitual victim when known."""
+        habit = self.habits[seat] if self.habits is not None else None
+        if habit == "grudge":
+            enemy = self.grudge[seat]
+            for m in attacks:
+                if m.arg == enemy:
+                    return m
+            habit = None
+        if habit == "weakest":
+            return max(attacks, key=lambda m: rng.random() - _threat(w, m.arg))  # type: ignore[arg-type]
+        if habit == "richest":
+            return max(attacks, key=lambda m: w.coins[m.arg] + rng.random())  # type: ignore[index]
+        return max(attacks, key=lambda m: _threat(w, m.arg) + rng.random())  # type: ignore[arg-type]
 
     def react(
         self, w: State, seat: int, hand: tuple[str, ...], legal: list[Move], rng: random.Random
@@ -145,6 +176,8 @@ class Playout:
             seen += cards.count(claim)
         if seen >= w.settings.copies:
             return True
+        if self.doubts_me is not None and claimant == self.me:
+            return rng.random() < self.doubts_me[seat]
         if self.challenges is not None:
             return rng.random() < self.challenges[seat]
         return rng.random() < (self.challenge * (2.0 if aimed else 0.5))

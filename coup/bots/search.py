@@ -3,7 +3,9 @@
 For each decision it
 
 1. reads its view into a belief: card counting plus how likely each opponent's claims,
-   blocks and passes are when true versus a bluff (`Knowledge.likelihood`);
+   blocks and passes are when true versus a bluff (`Knowledge.likelihood`), and each
+   opponent's bluffing and challenging so far (its challenges of this bot's claims
+   apart) and whom it attacks (its habit: targeting.py) into how it plays in the playouts;
 2. samples worlds consistent with its view (`state.determinize`) and resamples them by
    that belief, so a player who claimed the Duke usually holds one in the sampled worlds;
 3. plays every candidate move in the same worlds, finishing each game with a fast playout
@@ -24,6 +26,7 @@ from typing import TYPE_CHECKING
 from coup.bots.heuristic import HeuristicBot
 from coup.bots.knowledge import Knowledge
 from coup.bots.rollout import Playout
+from coup.bots.targeting import read_table
 
 if TYPE_CHECKING:
     from coup import Move, State
@@ -67,6 +70,8 @@ class SearchBot:
         doubt: float = 0.4,
         personality: str | None = None,
         model: int = 1,
+        aim: int = 1,
+        me: int = 1,
         **playout: float,
     ) -> None:
         self.rng = random.Random(seed)
@@ -80,6 +85,8 @@ class SearchBot:
         self.doubt = doubt
         self.playout = Playout(**playout)  # type: ignore[arg-type]
         self.model = model
+        self.aim = aim
+        self.me = me
         self.odds: dict[int, float] = {}
         guide_seed = self.rng.randrange(2**32)
         self.guide: HeuristicBot = HeuristicBot(seed=guide_seed, bluff_chance=0.0)
@@ -132,13 +139,21 @@ class SearchBot:
         """Each opponent's bluffing and challenging so far this game, shrunk towards the
         usual rates: the belief's bluff odds and the playouts' per-seat rates follow it."""
         self.odds = {}
-        self.playout.bluffs = self.playout.challenges = None
+        self.playout.bluffs = self.playout.challenges = self.playout.doubts_me = None
+        self.playout.habits = self.playout.grudges = None
+        if self.aim:
+            found, grudges = read_table(know.view)
+            if found:
+                self.playout.habits = [found.get(s) for s in range(len(know.players))]
+            if "grudge" in found.values():
+                self.playout.grudges = grudges
         if not self.model:
             return
         players = len(know.players)
         playout = self.playout
         bluffs = [playout.bluff] * players
         challenges = [playout.challenge] * players
+        doubts_me = list(challenges)
         for other in know.opponents():
             record = know.records[other]
             lie = (record.lies + MODEL_WEIGHT * BLUFF_SHARE) / (record.tested + MODEL_WEIGHT)
@@ -148,7 +163,17 @@ class SearchBot:
             challenges[other] = (record.challenges + MODEL_WEIGHT * playout.challenge) / (
                 record.chances + MODEL_WEIGHT
             )
+            if self.me:  # its challenges of this bot's claims apart from the others'
+                rate = challenges[other]
+                doubts_me[other] = (record.doubted_me + MODEL_WEIGHT * rate) / (
+                    record.chances_me + MODEL_WEIGHT
+                )
+                challenges[other] = (
+                    record.challenges - record.doubted_me + MODEL_WEIGHT * rate
+                ) / (record.chances - record.chances_me + MODEL_WEIGHT)
         playout.bluffs, playout.challenges = bluffs, challenges
+        if self.me:
+            playout.doubts_me, playout.me = doubts_me, know.seat
 
     # -- belief --------------------------------------------------------------------------
     def sample_worlds(self, state: State, seat: int, know: Knowledge, count: int) -> list[State]:

@@ -67,3 +67,13 @@ def test_search_belief_gives_the_claimant_its_claim() -> None:
     assert with_duke > 0.8 > prior + 0.2
     for world in worlds:  # every world still matches what seat 1 sees
         assert world.view(view_seat) == state.view(view_seat)
+
+
+def test_each_seat_remembers_how_often_it_doubted_the_reader() -> None:
+    """Seat 2 let seat 0's tax pass and challenged seat 1's: as seat 1 reads it, seat 2
+    doubted one of its claims in one chance; as seat 0 reads it, none in one."""
+    state = scripted()
+    as_1, as_0 = Knowledge(state.view(1)).records[2], Knowledge(state.view(0)).records[2]
+    assert (as_1.challenges, as_1.chances) == (1, 1)  # the challenge is no pass
+    assert (as_1.doubted_me, as_1.chances_me) == (1, 0)
+    assert (as_0.doubted_me, as_0.chances_me) == (0, 1)
