@@ -135,8 +135,16 @@ class ClaimClock:
                 await task
 
     def arm(self, table: Table) -> None:
-        if table.deadlines and not self.service.closing:
+        """Claim at once if one of the table's deadlines is due, at its time if that
+        comes before the next poll, else at the poll: a query now would find nothing
+        (it was one wasted query a move, a tenth of a process's CPU under load)."""
+        if not table.deadlines or self.service.closing:
+            return
+        delay = (min(d.due_at for d in table.deadlines.values()) - now_ms()) / 1000
+        if delay <= 0:
             self._wake.set()
+        elif delay < POLL:
+            asyncio.get_running_loop().call_later(delay + 0.002, self._wake.set)
 
     async def _claim_loop(self) -> None:
         while True:
