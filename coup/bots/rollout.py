@@ -48,10 +48,23 @@ class Playout:
         # (and, in ``grudge``, during it).
         self.grudges: list[int | None] | None = None
         self.grudge: list[int | None] = []
+        # Per seat, when grudges are read by the evidence (search ``spite``): the chance
+        # its coup or assassination goes for its grudge instead, and the chance it
+        # challenges a claim of ``me`` while it holds a grudge against ``me``.
+        self.spite: list[float] | None = None
+        self.spite_me: list[float] | None = None  # ... when the grudge is against ``me``
+        self.grudge_doubts: list[float] | None = None
 
     # ------------------------------------------------------------------------------------
-    def run(self, world: State, rng: random.Random, limit: int = 400) -> int:
-        """Play ``world`` on to the end (or ``limit`` decisions); returns the decisions made."""
+    def run(
+        self,
+        world: State,
+        rng: random.Random,
+        limit: int = 400,
+        root: tuple[int, Move] | None = None,
+    ) -> int:
+        """Play ``world`` on to the end (or ``limit`` decisions); returns the decisions made.
+        ``root``: the move just played by the searcher (a grudge against it if an attack)."""
         # The moves come from the engine's own legal list, so the playout applies them
         # without the legality check of ``play`` (the hot loop of the search); should the
         # engine's internals change, it falls back to the public ``play``.
@@ -62,6 +75,10 @@ class Playout:
         grudges = self.grudges
         if grudges is not None:
             self.grudge = grudge = list(grudges)
+            if root is not None and self.spite is not None:
+                actor, first = root
+                if first.verb in ATTACKS and type(first.arg) is int:
+                    grudge[first.arg] = actor
         while world.phase != "over" and steps < limit:
             seat = world.waiting[0]
             move = self.move(world, seat, rng)
@@ -135,6 +152,13 @@ class Playout:
     def victim(self, w: State, seat: int, attacks: list[Move], rng: random.Random) -> Move:
         """The coup or assassination this seat makes: at its habitual victim when known."""
         habit = self.habits[seat] if self.habits is not None else None
+        if self.spite is not None:
+            enemy = self.grudge[seat]
+            chance = (self.spite_me if enemy == self.me else self.spite)[seat]  # type: ignore[index]
+            if rng.random() < chance:
+                for m in attacks:
+                    if m.arg == enemy:
+                        return m
         if habit == "grudge":
             enemy = self.grudge[seat]
             for m in attacks:
@@ -176,6 +200,8 @@ class Playout:
             seen += cards.count(claim)
         if seen >= w.settings.copies:
             return True
+        if self.grudge_doubts is not None and claimant == self.me == self.grudge[seat]:
+            return rng.random() < self.grudge_doubts[seat]
         if self.doubts_me is not None and claimant == self.me:
             return rng.random() < self.doubts_me[seat]
         if self.challenges is not None:

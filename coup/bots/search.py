@@ -5,7 +5,8 @@ For each decision it
 1. reads its view into a belief: card counting plus how likely each opponent's claims,
    blocks and passes are when true versus a bluff (`Knowledge.likelihood`), and each
    opponent's bluffing and challenging so far (its challenges of this bot's claims
-   apart) and whom it attacks (its habit: targeting.py) into how it plays in the playouts;
+   apart) and whom it attacks (its habit, and how often it hits back at whoever hit it:
+   targeting.py) into how it plays in the playouts;
 2. samples worlds consistent with its view (`state.determinize`) and resamples them by
    that belief, so a player who claimed the Duke usually holds one in the sampled worlds;
 3. plays every candidate move in the same worlds, finishing each game with a fast playout
@@ -50,6 +51,13 @@ STEP_OVERHEAD = 8
 #: share of bluffs among claims that get challenged.
 MODEL_WEIGHT = 6.0
 BLUFF_SHARE = 0.3
+#: Grudges read by the evidence: the chance an opponent goes for its grudge before any of
+#: its attacks showed whether it does, worth this many attacks; a grudge's challenges of
+#: this bot's claims are shrunk towards its other challenges of them, worth as many chances.
+SPITE_PRIOR = 0.02
+SPITE_ME_PRIOR = 0.15
+SPITE_WEIGHT = 1.0
+GRUDGE_DOUBT_WEIGHT = 3.0
 #: Samples per round at most, however cheap the playouts.
 MAX_SAMPLES = 400
 
@@ -72,6 +80,11 @@ class SearchBot:
         model: int = 1,
         aim: int = 1,
         me: int = 1,
+        spite: int = 1,
+        spite_prior: float = SPITE_PRIOR,
+        spite_me_prior: float = SPITE_ME_PRIOR,
+        spite_weight: float = SPITE_WEIGHT,
+        grudge_doubt: int = 1,
         **playout: float,
     ) -> None:
         self.rng = random.Random(seed)
@@ -87,6 +100,11 @@ class SearchBot:
         self.model = model
         self.aim = aim
         self.me = me
+        self.spite = spite
+        self.spite_prior = spite_prior
+        self.spite_me_prior = spite_me_prior
+        self.spite_weight = spite_weight
+        self.grudge_doubt = grudge_doubt
         self.odds: dict[int, float] = {}
         guide_seed = self.rng.randrange(2**32)
         self.guide: HeuristicBot = HeuristicBot(seed=guide_seed, bluff_chance=0.0)
@@ -141,12 +159,27 @@ class SearchBot:
         self.odds = {}
         self.playout.bluffs = self.playout.challenges = self.playout.doubts_me = None
         self.playout.habits = self.playout.grudges = None
+        self.playout.spite = self.playout.grudge_doubts = None
+        table = None
         if self.aim:
-            found, grudges = read_table(know.view)
+            table = read_table(know.view)
+            found = table.habits
             if found:
                 self.playout.habits = [found.get(s) for s in range(len(know.players))]
-            if "grudge" in found.values():
-                self.playout.grudges = grudges
+            if "grudge" in found.values() or self.spite:
+                self.playout.grudges = table.grudges
+            if self.spite:
+                others = range(len(know.players))
+                self.playout.spite = [
+                    table.spite(s, self.spite_prior, self.spite_weight) for s in others
+                ]
+                self.playout.spite_me = [
+                    table.spite(s, self.spite_me_prior, self.spite_weight) for s in others
+                ]
+                for s in others:  # a seat whose attacks show another habit keeps to it
+                    if s == know.seat or found.get(s) in ("richest", "weakest"):
+                        self.playout.spite[s] = self.playout.spite_me[s] = 0.0
+                self.playout.me = know.seat
         if not self.model:
             return
         players = len(know.players)
@@ -174,6 +207,10 @@ class SearchBot:
         playout.bluffs, playout.challenges = bluffs, challenges
         if self.me:
             playout.doubts_me, playout.me = doubts_me, know.seat
+            if table is not None and self.spite and self.grudge_doubt:
+                playout.grudge_doubts = [
+                    table.grudge_doubt(s, doubts_me[s], GRUDGE_DOUBT_WEIGHT) for s in range(players)
+                ]
 
     # -- belief --------------------------------------------------------------------------
     def sample_worlds(self, state: State, seat: int, know: Knowledge, count: int) -> list[State]:
@@ -290,7 +327,7 @@ class SearchBot:
         game.play(seat, move)
         alive = sum(1 for other in range(game.players) if game.alive(other))
         limit = self.horizon if alive > 2 else 400
-        steps = self.playout.run(game, random.Random(seed), limit)
+        steps = self.playout.run(game, random.Random(seed), limit, (seat, move))
         if game.winner is not None:
             return (1.0 if game.winner == seat else 0.0), steps
         return share(game, seat), steps

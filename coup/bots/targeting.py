@@ -7,11 +7,15 @@ a table that goes for the weakest that is the wrong way round (an influence lost
 the bot the next victim). ``habits(view)`` replays the public history (coins and
 influence only: the hidden cards play no part) and, for each opponent that has chosen
 between two or more victims often enough, names the rule that explains its coups and
-assassinations best.
+assassinations best. It also counts, per seat, how often a grudge (whoever last attacked
+it) decided its victim when the leader rule would have picked another, and how often it
+challenged the reader's claims while it held a grudge against the reader: the search
+bot's playouts let each seat hit back and doubt in proportion to that evidence.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 #: The rules of thumb: a key to maximise over the candidate victims, or "grudge" (the
@@ -137,42 +141,95 @@ def victim(habit: str, ledger: Ledger, seat: int, victims: list[int]) -> set[int
 
 def habits(view: dict[str, Any]) -> dict[int, str]:
     """Each opponent's attack habit, for those whose choices of victim show one."""
-    return read_table(view)[0]
+    return read_table(view).habits
 
 
-def read_table(view: dict[str, Any]) -> tuple[dict[int, str], list[int | None]]:
-    """Each opponent's attack habit (for those whose choices of victim show one other
-    than the leader), and whom each seat last saw attack it."""
+@dataclass
+class Table:
+    """What the public history says about whom each seat attacks and doubts."""
+
+    #: Each opponent's attack habit (only those whose choices show one other than the
+    #: leader).
+    habits: dict[int, str]
+    #: Whom each seat last saw attack it (aimed an attack at it, or challenged it and won).
+    grudges: list[int | None]
+    #: Per seat: its coups and assassinations when it held a grudge against a live victim
+    #: the leader rule would not pick, and how many of them went for that grudge.
+    spite_chances: list[int]
+    spite_hits: list[int]
+    #: Per seat: the reader's claims it could challenge while it held a grudge against the
+    #: reader, and how many it challenged.
+    grudge_chances: list[int]
+    grudge_doubts: list[int]
+
+    def spite(self, seat: int, prior: float, weight: float) -> float:
+        """The chance ``seat`` goes for its grudge rather than its habit: its own
+        evidence, the other opponents' at half weight (a table often shares a habit),
+        shrunk towards ``prior`` worth ``weight`` attacks."""
+        return _shrunk(self.spite_hits, self.spite_chances, seat, prior, weight)
+
+    def grudge_doubt(self, seat: int, prior: float, weight: float) -> float:
+        """The chance ``seat`` challenges a claim of the reader while it holds a grudge
+        against the reader, the same way."""
+        return _shrunk(self.grudge_doubts, self.grudge_chances, seat, prior, weight)
+
+
+def _shrunk(hits: list[int], chances: list[int], seat: int, prior: float, weight: float) -> float:
+    got = seen = 0.0
+    for other in range(len(hits)):
+        share = 1.0 if other == seat else TABLE_WEIGHT
+        got += share * hits[other]
+        seen += share * chances[other]
+    return (got + weight * prior) / (seen + weight)
+
+
+def read_table(view: dict[str, Any]) -> Table:
+    """Replay the public history: each opponent's attack habit, whom each seat last saw
+    attack it, and how each seat's grudges showed in its attacks and challenges."""
     players = view["players"]
-    ledger = Ledger(len(players), int(view["settings"].get("first", 0)))
+    count = len(players)
+    ledger = Ledger(count, int(view["settings"].get("first", 0)))
     me = view["seat"]
     hits: dict[int, dict[str, int]] = {}
+    table = Table({}, ledger.grudge, [0] * count, [0] * count, [0] * count, [0] * count)
+    open_claim: int | None = None  # whose claim may be challenged now
     for entry in view.get("history") or []:
         seat = entry["seat"]
         words = str(entry["move"]).split()
-        if words[0] in ("coup", "assassinate") and len(words) > 1 and words[1].isdigit():
+        verb = words[0]
+        if verb in ("coup", "assassinate") and len(words) > 1 and words[1].isdigit():
             ledger.settle()
-            victims = [s for s in range(len(players)) if s != seat and ledger.influence[s] > 0]
+            victims = [s for s in range(count) if s != seat and ledger.influence[s] > 0]
             if len(victims) >= 2 and seat != me:
                 tally = hits.setdefault(seat, {"attacks": 0})
                 tally["attacks"] += 1
                 for habit in HABITS:
                     if int(words[1]) in victim(habit, ledger, seat, victims):
                         tally[habit] = tally.get(habit, 0) + 1
+                enemy = ledger.grudge[seat]
+                if enemy in victims and enemy not in victim("leader", ledger, seat, victims):
+                    table.spite_chances[seat] += 1
+                    table.spite_hits[seat] += int(words[1]) == enemy
+        elif verb in ("challenge", "pass") and seat != me == open_claim == ledger.grudge[seat]:
+            table.grudge_chances[seat] += 1
+            table.grudge_doubts[seat] += verb == "challenge"
         ledger.read(seat, words)
-    found: dict[int, str] = {}
-    for seat in range(len(players)):
+        if verb in CLAIMS or verb == "block":
+            open_claim = seat
+        elif verb != "pass":
+            open_claim = None
+    for seat in range(count):
         if seat == me or not players[seat].get("alive", True):
             continue
         evidence = {h: 0.0 for h in ("attacks", *HABITS)}
         for other, tally in hits.items():
             weight = 1.0 if other == seat else TABLE_WEIGHT
-            for name, count in tally.items():
-                evidence[name] += weight * count
+            for name, n in tally.items():
+                evidence[name] += weight * n
         attacks = evidence["attacks"]
         if attacks < MIN_ATTACKS:
             continue
         habit = max(HABITS, key=lambda h: evidence[h])  # "leader" first on ties
         if evidence[habit] >= MIN_SHARE * attacks and habit != "leader":
-            found[seat] = habit
-    return found, ledger.grudge
+            table.habits[seat] = habit
+    return table

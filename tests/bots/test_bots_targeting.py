@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 import coup
-from coup import bots
+from coup import Move, bots
 from coup.bots.knowledge import Knowledge
+from coup.bots.rollout import Playout
 from coup.bots.search import SearchBot
-from coup.bots.targeting import Ledger, habits
+from coup.bots.targeting import Ledger, Table, habits, read_table
 
 
 def test_the_ledger_follows_every_coin_and_influence_from_the_public_moves() -> None:
@@ -74,3 +79,66 @@ def test_a_table_that_goes_for_the_leader_shows_no_other_habit() -> None:
             state.play(seat, seats[seat].choose(state, seat))
         others += len(habits(state.view(0)))
     assert others <= 2
+
+
+def read_after(table: list[str], games: int = 10) -> list[tuple[float, float]]:
+    """(spite, grudge doubt) of each seat but 0, pooled over games: the heuristic bot in
+    seat 0 against three of ``table``, each game's history read as seat 0 sees it."""
+    hits = chances = doubts = doubt_chances = 0
+    for game in range(games):
+        state = coup.new_game(players=4, seed=game)
+        seats = [bots.make("heuristic", seed=game)] + [
+            bots.make(t, seed=game * 7 + i) for i, t in enumerate(table)
+        ]
+        while not state.over:
+            seat = state.waiting[0]
+            state.play(seat, seats[seat].choose(state, seat))
+        read = read_table(state.view(0))
+        hits += sum(read.spite_hits[1:])
+        chances += sum(read.spite_chances[1:])
+        doubts += sum(read.grudge_doubts[1:])
+        doubt_chances += sum(read.grudge_chances[1:])
+    return [(hits / max(1, chances), doubts / max(1, doubt_chances))]
+
+
+def test_vengeful_players_are_seen_to_hit_back_and_to_doubt_whoever_hit_them() -> None:
+    ((spite, doubt),) = read_after(["medium:vengeful"] * 3)
+    ((calm_spite, calm_doubt),) = read_after(["medium:honest"] * 3)
+    # A vengeful player's coups and assassinations go for its last attacker when the
+    # leader rule would pick someone else; an honest one's hardly ever do.
+    assert spite > 0.7
+    assert calm_spite < 0.3
+    # Holding a grudge against seat 0, it challenges seat 0's claims (60% in character).
+    assert doubt > 0.35
+    assert calm_doubt < 0.1
+
+
+def test_spite_is_each_seats_own_evidence_then_the_tables_then_the_prior() -> None:
+    table = Table({}, [None] * 4, [0] * 4, [0] * 4, [0] * 4, [0] * 4)
+    assert table.spite(2, prior=0.1, weight=1.0) == 0.1  # nobody has shown anything
+    table.spite_chances[1] = table.spite_hits[1] = 2
+    assert table.spite(1, prior=0.1, weight=1.0) == pytest.approx((2 + 0.1) / (2 + 1))
+    assert table.spite(2, prior=0.1, weight=1.0) == pytest.approx(
+        (1 + 0.1) / (1 + 1)
+    )  # half weight
+    table.spite_hits[1] = 0
+    assert table.spite(1, prior=0.1, weight=1.0) == pytest.approx(0.1 / 3)
+
+
+def test_the_searchers_own_attack_makes_an_enemy_in_its_playouts() -> None:
+    state = coup.new_game(players=4, seed=2)
+    playout = Playout()
+    playout.grudges = [None] * 4
+    steal = Move("steal", 2)
+    playout.run(state.clone(), random.Random(1), limit=0, root=(0, steal))
+    assert playout.grudge == [None] * 4  # without spite the old playouts: no grudge kept
+    playout.spite = playout.spite_me = [0.0, 1.0, 1.0, 1.0]
+    playout.me = 0
+    playout.run(state.clone(), random.Random(1), limit=0, root=(0, steal))
+    assert playout.grudge == [None, None, 0, None]
+    # ... and a seat that always hits back sends its coup at the searcher, not the leader.
+    coups = [Move("coup", s) for s in (0, 1, 3)]
+    assert playout.victim(state, 2, coups, random.Random(5)).arg == 0
+    playout.spite_me = [0.0] * 4
+    picks = {playout.victim(state, 2, coups, random.Random(r)).arg for r in range(20)}
+    assert picks != {0}
