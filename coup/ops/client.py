@@ -163,12 +163,14 @@ class SeatClient:
 async def play_randomly(client: SeatClient, rng: Any, timeout: float = 30.0) -> dict[str, Any]:
     """Play random legal moves for this seat until the game is over; the final view.
 
-    Acts once per game position (not on every view), and tries again if nothing
+    Acts once per game position (not on every view), within the connection's message
+    allowance (leaving some for what the caller sends next), and tries again if nothing
     happened for a second (e.g. the move was refused as `rate_limited`).
     """
     last = -1
     acted_on: int | None = None
     quiet = 0.0
+    pace = _Pace()
 
     def fresh(v: dict[str, Any]) -> bool:
         return bool(v["version"] > last and v["game"] is not None)
@@ -193,4 +195,25 @@ async def play_randomly(client: SeatClient, rng: Any, timeout: float = 30.0) -> 
         position = len(game["history"])
         if game["legal"] and position != acted_on:
             acted_on = position
+            await pace.take()
             await client.send("move", move=rng.choice(game["legal"]), version=view["version"])
+
+
+class _Pace:
+    """Moves within the server's allowance for one connection (docs/protocol.md: a burst
+    of 20 messages, then 5 a second), keeping `reserve` of the burst for what the caller
+    sends after the game (a rematch, a refused message): against quick bots a seat that
+    answered every position at once emptied it, and the next message was dropped."""
+
+    def __init__(self, burst: int = 20, rate: float = 5.0, reserve: int = 8) -> None:
+        self.rate, self.burst = rate, float(burst - reserve)
+        self.tokens, self.at = self.burst, time.monotonic()
+
+    async def take(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            await asyncio.sleep((1 - self.tokens) / self.rate)
+            self.tokens, self.at = 1.0, time.monotonic()
+        self.tokens -= 1
