@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -44,17 +45,23 @@ def test_the_ledger_follows_every_coin_and_influence_from_the_public_moves() -> 
     assert checked > 300
 
 
+def positions(table: list[str], game: int) -> Iterator[coup.State]:
+    """Each position of a four-player game (seed ``game``), the last one finished: the
+    heuristic bot in seat 0 against three bots of ``table``."""
+    state = coup.new_game(players=4, seed=game)
+    seats = [bots.make("heuristic", seed=game)] + [
+        bots.make(t, seed=game * 7 + i) for i, t in enumerate(table)
+    ]
+    while not state.over:
+        seat = state.waiting[0]
+        state.play(seat, seats[seat].choose(state, seat))
+        yield state
+
+
 def test_a_table_that_picks_on_the_weakest_is_seen_to_do_so() -> None:
     found = others = 0
     for game in range(12):
-        table = ["medium:cautious"] * 3
-        state = coup.new_game(players=4, seed=game)
-        seats = [bots.make("heuristic", seed=game)] + [
-            bots.make(t, seed=game * 7 + i) for i, t in enumerate(table)
-        ]
-        while not state.over:
-            seat = state.waiting[0]
-            state.play(seat, seats[seat].choose(state, seat))
+        for state in positions(["medium:cautious"] * 3, game):
             if state.phase == "action" and not state.over:
                 seen = habits(state.view(0))
                 found += sum(1 for habit in seen.values() if habit == "weakest")
@@ -86,13 +93,7 @@ def read_after(table: list[str], games: int = 10) -> list[tuple[float, float]]:
     seat 0 against three of ``table``, each game's history read as seat 0 sees it."""
     hits = chances = doubts = doubt_chances = 0
     for game in range(games):
-        state = coup.new_game(players=4, seed=game)
-        seats = [bots.make("heuristic", seed=game)] + [
-            bots.make(t, seed=game * 7 + i) for i, t in enumerate(table)
-        ]
-        while not state.over:
-            seat = state.waiting[0]
-            state.play(seat, seats[seat].choose(state, seat))
+        *_, state = positions(table, game)
         read = read_table(state.view(0))
         hits += sum(read.spite_hits[1:])
         chances += sum(read.spite_chances[1:])
