@@ -14,8 +14,9 @@ class RandomBot:
 
     name = "random"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, seed: int | None = None, rng: random.Random | None = None) -> None:
+        """`rng`: a generator to draw from instead of one of its own (`seed` is unused)."""
+        self.rng = rng if rng is not None else random.Random(seed)
 
     def choose(self, state: State, seat: int) -> Move:
         moves = state.legal(seat)

@@ -49,10 +49,12 @@ def _engine_runner(players: int, seed: int) -> Callable[[float], int]:
     return run
 
 
-def _pettingzoo_runner(players: int, seed: int, observe: bool) -> Callable[[float], int]:
+def _pettingzoo_runner(
+    players: int, seed: int, observe: bool, copy: bool = True
+) -> Callable[[float], int]:
     from coup.envs.pettingzoo import raw_env
 
-    env = raw_env(players)
+    env = raw_env(players, copy=copy)
     env.reset(seed=seed)
     rng = random.Random(seed)
 
@@ -107,6 +109,7 @@ def env_rates(
     runners = {
         "engine": _engine_runner(players, seed),
         "pettingzoo": _pettingzoo_runner(players, seed, observe=True),
+        "pettingzoo_shared": _pettingzoo_runner(players, seed, observe=True, copy=False),
         "pettingzoo_mask_only": _pettingzoo_runner(players, seed, observe=False),
         "gymnasium": _gymnasium_runner(players, seed, agent_steps),
     }

@@ -28,6 +28,7 @@ challenge to answer, a card to lose, an exchange...) or the game is over for it.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,9 +37,11 @@ import numpy as np
 from gymnasium import spaces
 
 import coup
+from coup.bots.baseline import RandomBot
 from coup.envs.actions import ActionSpace
 from coup.envs.observation import ObservationEncoder
 from coup.envs.text import render
+from coup.rules.stepper import ILLEGAL, OUTSIDE, Stepper
 
 __all__ = ["ENV_ID", "CoupEnv"]
 
@@ -89,12 +92,23 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         reformation = bool(game.get("reformation", False))
         self.actions = ActionSpace(players, characters, reformation)
         self.encoder = ObservationEncoder(players, history, reformation)
-        # bound once: `encoder.encode_state`, `actions.legal_mask`, `actions.action_to_move`
-        # without their calls (a step runs them every time)
-        self._features = self.encoder.features.observe
-        self._mask = self.actions._legal_mask.mask
-        self._moves = self.actions._moves
+        # the rules core plays the agent's move (and random bots' moves) and writes the
+        # observation and mask into its two buffers (`coup.rules.stepper`); numpy wraps
+        # them once, here, and a step hands out copies
+        self.stepper = Stepper(
+            self.encoder.features, self.actions._legal_mask, self.actions._moves, 2**62
+        )
+        self._play = self.stepper.play
+        self._fill = self.stepper.fill
+        self._obs = _frombuffer(self.stepper.obs, _FLOAT32)
+        self._mask = _frombuffer(self.stepper.mask, _INT8)
+        self._mask_bool = _frombuffer(self.stepper.mask, _BOOL)
+        self._filled: tuple[Any, int] = (None, -1)  # (state, moves) `_fill` wrote for
         self._size = self.actions.size
+        # every opponent "random": one generator for all of them, seeded when reset() is
+        # given a seed (and at the first reset), and the rules core plays their moves
+        self._all_random = all(spec == "random" for spec in self.opponents)
+        self._random: random.Random | None = None
         self.observation_space = spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32)
         self.action_space = spaces.Discrete(self.actions.size)
         self.state: coup.State | None = None
@@ -105,9 +119,14 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         #: played by the engine itself, are not counted).
         self.decisions = 0
 
-    def _make_bots(self) -> dict[int, Any]:
+    def _make_bots(self, seeded: bool) -> dict[int, Any]:
         from coup import bots as bot_registry
 
+        if self._all_random:  # the same bot in every other seat, its generator kept
+            if seeded or self._random is None:
+                self._random = random.Random(int(self.np_random.integers(2**63)))
+            bot = RandomBot(rng=self._random)
+            return {(self.seat + k) % self.players: bot for k in range(1, self.players)}
         made = {}
         for k, spec in enumerate(self.opponents, start=1):
             other = (self.seat + k) % self.players
@@ -131,7 +150,8 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
             first=int(rng.integers(n)),
             **self.game,
         )
-        self.bots = self._make_bots()
+        self.stepper.start(self.state)
+        self.bots = self._make_bots(seed is not None)
         self.steps = 0
         self._play_bots()
         return self._observe(), self._info()
@@ -143,14 +163,16 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
             raise RuntimeError("the episode is over: call reset()")
         self.steps += 1
         index = int(action)
-        if not 0 <= index < self._size:
+        after = self._play(seat, index)  # the rules core: the move if it is legal
+        if after == OUTSIDE:
             raise ValueError(f"action {index!r} is outside 0..{self._size - 1}")
-        move = self._moves[seat][index]  # ActionSpace.action_to_move, without the calls
-        try:
-            state.play(seat, move)
-        except ValueError as error:
+        if after == ILLEGAL:
+            move = self.actions._moves[seat][index]  # ActionSpace.action_to_move
             if self.illegal == "raise":
-                raise ValueError(f"action {index} ({move}) is not legal: {error}") from None
+                try:
+                    state.play(seat, move)  # for the engine's reason (nothing changes)
+                except ValueError as error:
+                    raise ValueError(f"action {index} ({move}) is not legal: {error}") from None
             info = self._info()
             info["illegal"] = True
             truncated = self.steps >= self.max_steps
@@ -160,18 +182,22 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         if self.render_mode == "human":
             self.render()
         reward = 0.0
-        terminated = state.over or not state.alive(seat)
+        terminated = state.over or not state.alive_flags[seat]
         if terminated:
             reward = 1.0 if state.winner == seat else -1.0
         truncated = not terminated and self.steps >= self.max_steps
-        observation = _frombuffer(self._features(state, seat), _FLOAT32)
-        info = {"action_mask": _frombuffer(self._mask(state, seat), _INT8), "seat": seat}
-        return observation, reward, terminated, truncated, info
+        self._fill(seat)
+        self._filled = (state, len(state.history))
+        info = {"action_mask": self._mask.copy(), "seat": seat}
+        return self._obs.copy(), reward, terminated, truncated, info
 
     def _play_bots(self) -> None:
         """Let the bots move until the agent must decide or its game is over."""
         state = self._live()
         me = self.seat
+        if self._all_random and self._random is not None:  # in the rules core
+            self.decisions += self.stepper.play_random(self._random, me)
+            return
         bots = self.bots
         while not state.over and state.alive(me):
             seat = state.waiting[0]
@@ -190,17 +216,23 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         return self.state
 
     def _observe(self) -> np.ndarray:
-        return _frombuffer(self._features(self._live(), self.seat), _FLOAT32)
+        state = self._live()
+        self._fill(self.seat)
+        self._filled = (state, len(state.history))
+        return self._obs.copy()
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the agent's legal actions now (all False once its game is over)."""
-        return _frombuffer(self._mask(self._live(), self.seat), _BOOL)
+        state = self._live()
+        filled, moves = self._filled
+        if filled is not state or moves != len(state.history):
+            self._fill(self.seat)
+            self._filled = (state, len(state.history))
+        return self._mask_bool.copy()
 
     def _info(self) -> dict[str, Any]:
-        return {
-            "action_mask": _frombuffer(self._mask(self._live(), self.seat), _INT8),
-            "seat": self.seat,
-        }
+        self.action_masks()  # the buffers are up to date
+        return {"action_mask": self._mask.copy(), "seat": self.seat}
 
     def view(self) -> dict[str, Any]:
         """The agent's view as a JSON-ready dict (for people and language-model agents)."""

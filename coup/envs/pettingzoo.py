@@ -37,6 +37,7 @@ import coup
 from coup.envs.actions import ActionSpace
 from coup.envs.observation import ObservationEncoder
 from coup.envs.text import render
+from coup.rules.stepper import ILLEGAL, OUTSIDE, SETTLE, Stepper
 
 __all__ = ["CoupAEC", "env", "raw_env"]
 
@@ -63,11 +64,16 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         max_moves: int = 2000,
         render_mode: str | None = None,
         first: int | None = None,
+        copy: bool = True,
         **game: Any,
     ) -> None:
         """`game` keywords go to :func:`coup.new_game` (``copies``, ``draft``, ``treasury``).
 
         ``first=None`` draws the starting seat at random (from the reset seed) every game.
+        ``copy=False``: every observation is the same dict of the same two arrays, which
+        the environment rewrites at each ``last()``/``observe()`` (no new arrays per
+        step, as Gymnasium's vector environments with ``copy=False``); copy them to keep
+        them. ``copy=True`` (default): new arrays every time.
         """
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -76,11 +82,17 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         reformation = bool(game.get("reformation", False))
         self.actions = ActionSpace(players, characters, reformation)
         self.encoder = ObservationEncoder(players, history, reformation)
-        # what a step and an observation call, bound once (the same as `actions.legal_mask`,
-        # `encoder.encode_state` and `actions.action_to_move`, without their calls)
-        self._observe = self.encoder.features.observe
-        self._mask = self.actions._legal_mask.mask
-        self._moves = self.actions._moves
+        # the rules core plays a step and writes an observation and mask into its two
+        # buffers (`coup.rules.stepper`); numpy wraps them once, here
+        self.stepper = Stepper(
+            self.encoder.features, self.actions._legal_mask, self.actions._moves, max_moves
+        )
+        self._play = self.stepper.play
+        self._fill = self.stepper.fill
+        self._obs = _frombuffer(self.stepper.obs, _FLOAT32)
+        self._mask = _frombuffer(self.stepper.mask, _INT8)
+        self._shared: dict[str, np.ndarray] = {"observation": self._obs, "action_mask": self._mask}
+        self.copy = copy
         self._size = self.actions.size
         self.characters = characters
         self.max_moves = max_moves
@@ -100,7 +112,6 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         self.action_spaces = {agent: act_space for agent in self.possible_agents}
         self._rng = np.random.default_rng()
         self.state: coup.State | None = None
-        self.moves = 0
         # reset() before use, as PettingZoo requires; make the dicts exist meanwhile
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
@@ -116,6 +127,11 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     # -- the game -------------------------------------------------------------------------
+    @property
+    def moves(self) -> int:
+        """Decisions played in this game (the game is truncated at ``max_moves``)."""
+        return self.stepper.played
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
@@ -127,7 +143,7 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
             first=first,
             **self.game,
         )
-        self.moves = 0
+        self.stepper.start(self.state)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -144,33 +160,22 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state
-        if state is None:
+        if self.state is None:
             raise RuntimeError("call reset() before using the environment")
-        seat = self.agent_seat[agent]
         if action is None:
             raise ValueError(f"{agent} is still in the game: step() needs an action, not None")
+        seat = self.agent_seat[agent]
         index = int(action)
-        if not 0 <= index < self._size:
-            raise ValueError(f"action {index!r} is outside 0..{self._size - 1}")
-        move = self._moves[seat][index]  # ActionSpace.action_to_move, without the calls
-        try:
-            state.play(seat, move)
-        except ValueError as error:
-            legal = ", ".join(
-                f"{self.actions.move_to_action(m, seat)} ({m})" for m in state.legal(seat)
-            )
-            raise ValueError(
-                f"action {index} ({move}) is not legal for {agent}: {error}; legal now: {legal}"
-            ) from None
-        self.moves += 1
+        after = self._play(seat, index)  # the rules core: the move and who is next
+        if after < 0 and after != SETTLE:
+            self._refuse(agent, seat, index, after)
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:  # most moves reward nobody: skip the bookkeeping then
             for other in self.rewards:
                 self.rewards[other] = 0.0
             self._rewarded = False
-        if state.n_alive == len(self._alive) and not state.over and self.moves < self.max_moves:
-            self.agent_selection = self.possible_agents[state.waiting[0]]  # nothing to settle
+        if after >= 0:  # nothing to settle
+            self.agent_selection = self.possible_agents[after]
         else:
             self._settle()
             if self._rewarded:
@@ -178,9 +183,27 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
+    def _refuse(self, agent: str, seat: int, index: int, why: int) -> None:
+        if why == OUTSIDE:
+            raise ValueError(f"action {index!r} is outside 0..{self._size - 1}")
+        assert why == ILLEGAL and self.state is not None
+        state = self.state
+        move = self.actions._moves[seat][index]  # ActionSpace.action_to_move
+        try:
+            state.play(seat, move)  # for the engine's reason (it is refused: nothing changes)
+        except ValueError as error:
+            legal = ", ".join(
+                f"{self.actions.move_to_action(m, seat)} ({m})" for m in state.legal(seat)
+            )
+            raise ValueError(
+                f"action {index} ({move}) is not legal for {agent}: {error}; legal now: {legal}"
+            ) from None
+        raise AssertionError(f"the engine took {move} that the stepper refused")
+
     def _settle(self) -> None:
         """Hand out results of the last move and select who moves next."""
         state = self._live()
+        self.stepper.settled()
         if state.n_alive == len(self._alive) and not state.over and self.moves < self.max_moves:
             self.agent_selection = self.possible_agents[state.waiting[0]]  # nothing to settle
             return
@@ -225,12 +248,16 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         agent = self.agent_selection
         observation: dict[str, np.ndarray] | None = None
         if observe:
-            state = self._live()
-            seat = self.agent_seat[agent]
-            observation = {
-                "observation": _frombuffer(self._observe(state, seat), _FLOAT32),
-                "action_mask": _frombuffer(self._mask(state, seat), _INT8),
-            }
+            if self.state is None:
+                raise RuntimeError("call reset() before using the environment")
+            self._fill(self.agent_seat[agent])  # the rules core writes both buffers
+            if self.copy:
+                observation = {
+                    "observation": self._obs.copy(),
+                    "action_mask": self._mask.copy(),
+                }
+            else:
+                observation = self._shared
         return (
             observation,
             self._cumulative_rewards[agent],
@@ -240,16 +267,15 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         )
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self._live()
-        seat = self.agent_seat[agent]
-        return {
-            "observation": _frombuffer(self._observe(state, seat), _FLOAT32),
-            "action_mask": _frombuffer(self._mask(state, seat), _INT8),
-        }
+        self._live()
+        self._fill(self.agent_seat[agent])
+        if self.copy:
+            return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
+        return self._shared
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The legal-action mask of `agent` (int8, 1 = legal)."""
-        return _frombuffer(self._mask(self._live(), self.agent_seat[agent]), _INT8)
+        return self.actions.legal_mask(self._live(), self.agent_seat[agent])
 
     def view(self, agent: str) -> dict[str, Any]:
         """`agent`'s view of the game as a JSON-ready dict (see docs/engine.md)."""

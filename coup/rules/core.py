@@ -42,6 +42,7 @@ MODULES: tuple[str, ...] = (
     "records",
     "narrate",
     "features",
+    "stepper",
 )
 #: Set to 1 (or true/yes) to run the pure-Python modules even where the compiled core is.
 PURE_VARIABLE = "COUP_PURE"

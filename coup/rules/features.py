@@ -440,9 +440,13 @@ class LegalMask:
 
     def mask(self, s: State, seat: int) -> bytearray:
         """1 at the integer of each legal move of `seat` (int8 bytes)."""
+        return bytearray(self.block(s, seat))
+
+    def block(self, s: State, seat: int) -> bytes:
+        """The same as `mask`, as the cached bytes themselves (not to be changed)."""
         legal = s._legal_for(seat) if seat in s.waiting else []
         if legal is self.last_legal and seat == self.last_seat:
-            return bytearray(self.last_mask)
+            return self.last_mask
         key = (seat, tuple(legal))
         block = self.masks.get(key)
         if block is None:
@@ -454,4 +458,4 @@ class LegalMask:
                 buffer[table[move]] = 1
             block = self.masks[key] = bytes(buffer)
         self.last_legal, self.last_seat, self.last_mask = legal, seat, block
-        return bytearray(block)
+        return block

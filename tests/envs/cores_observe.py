@@ -2,7 +2,9 @@
 digest of every observation and legal-action mask they returned.
 
 Run by `test_envs_cores.py` once with the compiled rules core and once with
-``COUP_PURE=1``; both runs must print the same lines. Each observation and mask is also
+``COUP_PURE=1``; both runs must print the same lines. PettingZoo games are played twice,
+with new arrays for every observation and with ``copy=False`` (the buffers the core writes,
+shared), and must agree. Each observation and mask is also
 checked here against the slow path (the view dict through ``ObservationEncoder.encode``,
 ``state.legal`` through ``ActionSpace.mask``), and observations of copies and redrawn
 worlds are mixed in, so the core's caches see other games between steps.
@@ -33,8 +35,10 @@ TABLES: list[tuple[int, int, dict[str, Any]]] = [
 GAMES = 4
 
 
-def pettingzoo_game(players: int, history: int, options: dict[str, Any], seed: int) -> str:
-    env = raw_env(players, history=history, **options)
+def pettingzoo_game(
+    players: int, history: int, options: dict[str, Any], seed: int, copy: bool = True
+) -> str:
+    env = raw_env(players, history=history, copy=copy, **options)
     env.reset(seed=seed)
     rng = random.Random(seed)
     digest = hashlib.sha256()
@@ -83,9 +87,12 @@ def main() -> None:
     print(json.dumps({"core": CORE}))
     for players, history, options in TABLES:
         for seed in range(GAMES):
+            game = pettingzoo_game(players, history, options, seed)
+            # the same game with the observation buffers shared (copy=False)
+            assert pettingzoo_game(players, history, options, seed, copy=False) == game
             line = {
                 "table": [players, history, options, seed],
-                "pettingzoo": pettingzoo_game(players, history, options, seed),
+                "pettingzoo": game,
                 "gymnasium": gymnasium_episode(players, history, options, seed),
             }
             print(json.dumps(line), flush=True)

@@ -9,6 +9,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from coup import bots
+from coup.bots.baseline import RandomBot
 from coup.envs.gymnasium import CoupEnv
 
 
@@ -107,3 +108,29 @@ def test_registered_with_gymnasium_make() -> None:
     mask = env.get_wrapper_attr("action_masks")()
     assert (mask == info["action_mask"].astype(bool)).all()
     check_env(env.unwrapped)
+
+
+def test_random_opponents_played_by_the_core_move_as_random_bots_do() -> None:
+    fast = CoupEnv(4, opponents="random", seat=2)
+    fast.reset(seed=8)
+    # bot objects drawing from a generator seeded as `fast` seeds its one: the next draw
+    # of the episode's numpy generator after the game's (seed and first seat)
+    probe = CoupEnv(4, opponents=[RandomBot(seed=0) for _ in range(3)], seat=2)
+    probe.reset(seed=8)
+    assert probe._random is None
+    shared = random.Random(int(probe.np_random.integers(2**63)))
+    slow = CoupEnv(4, opponents=[RandomBot(rng=shared) for _ in range(3)], seat=2)
+    slow.reset(seed=8)
+    assert fast.state is not None and slow.state is not None
+    rng = random.Random(8)
+    while True:
+        assert fast.state.history == slow.state.history
+        mask = fast.action_masks()
+        assert np.array_equal(mask, slow.action_masks())
+        action = int(rng.choice(mask.nonzero()[0]))
+        a, b = fast.step(action), slow.step(action)
+        assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4]
+        assert np.array_equal(a[4]["action_mask"], b[4]["action_mask"])
+        if a[2] or a[3]:
+            break
+    assert fast.decisions == slow.decisions

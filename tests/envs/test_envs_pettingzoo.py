@@ -123,3 +123,29 @@ def test_observation_is_fresh_and_float32() -> None:
     text = raw_env(4, render_mode="ansi")
     text.reset(seed=0)
     assert "seat 0" in str(text.render())
+
+
+def test_shared_buffers_hold_the_same_observation_as_new_arrays() -> None:
+    fresh, shared = raw_env(4), raw_env(4, copy=False)
+    fresh.reset(seed=5)
+    shared.reset(seed=5)
+    rng = random.Random(5)
+    previous = None
+    for agent in shared.agent_iter():
+        obs, reward, terminated, truncated, _ = shared.last()
+        expected = fresh.last()
+        assert agent == fresh.agent_selection
+        assert np.array_equal(obs["observation"], expected[0]["observation"])
+        assert np.array_equal(obs["action_mask"], expected[0]["action_mask"])
+        assert (reward, terminated, truncated) == expected[1:4]
+        if previous is not None:  # the same arrays, rewritten
+            assert obs["observation"] is previous["observation"]
+        previous = obs
+        if terminated or truncated:
+            action = None
+        else:
+            legal = obs["action_mask"].nonzero()[0]
+            action = int(legal[rng.randrange(len(legal))])
+        shared.step(action)
+        fresh.step(action)
+    assert not fresh.agents

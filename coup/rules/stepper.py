@@ -1,0 +1,102 @@
+"""One learning-environment step in the core: play an integer action, say who decides next,
+and write a seat's observation and action mask into buffers the adapter keeps.
+
+The learning adapters (``coup/envs``) call `Stepper.play` once per step and `Stepper.fill`
+once per observation instead of a handful of Python calls each; the buffers `obs` (float32
+bytes, `coup.rules.features` layout) and `mask` (int8) are made once, so numpy wraps them
+once too (``numpy.frombuffer`` at construction). What a step does is what
+``State.play`` does; what `fill` writes is what `Features.observe` and `LegalMask.mask`
+return. Standard library only; compiled with the rest of the core.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from .features import Features, LegalMask
+from .moves import Move
+from .state import State
+
+#: `Stepper.play` results other than the next seat to decide (all negative).
+SETTLE: Final = -1  # a seat was knocked out, the game is over or `max_moves` was reached
+ILLEGAL: Final = -2  # the action is not legal for that seat now; nothing changed
+OUTSIDE: Final = -3  # the integer is outside the action space; nothing changed
+
+
+class Stepper:
+    """Steps of one table: `moves[seat][action]` is the Move an integer stands for."""
+
+    def __init__(
+        self, features: Features, legal_mask: LegalMask, moves: list[list[Move]], max_moves: int
+    ) -> None:
+        self.features = features
+        self.legal_mask = legal_mask
+        self.moves = moves
+        self.size = legal_mask.size
+        self.max_moves = max_moves
+        #: the observation (float32 bytes) and the mask (int8) last written by `fill`
+        self.obs = bytearray(4 * features.size)
+        self.mask = bytearray(legal_mask.size)
+        self.state: State = State()
+        #: decisions played through `play` (and `play_random`) since `start`
+        self.played = 0
+        #: seats in the game when the adapter last settled (`SETTLE` when it changes)
+        self.alive = 0
+
+    def start(self, state: State) -> None:
+        """Step `state` from now on (a new game)."""
+        self.state = state
+        self.played = 0
+        self.alive = state.n_alive
+
+    def settled(self) -> None:
+        """The adapter has handed out the results: count the seats still in again."""
+        self.alive = self.state.n_alive
+
+    def move(self, seat: int, action: int) -> Move | None:
+        """The legal move `action` of `seat` stands for now (None if it is not legal)."""
+        s = self.state
+        if seat not in s.waiting:
+            return None
+        wanted = self.moves[seat][action]
+        for m in s._legal_for(seat):
+            if m is wanted or m == wanted:
+                return m
+        return None
+
+    def play(self, seat: int, action: int) -> int:
+        """Play integer `action` for `seat`: the next seat to decide, or `SETTLE`,
+        `ILLEGAL` or `OUTSIDE` (the last two change nothing)."""
+        if action < 0 or action >= self.size:
+            return OUTSIDE
+        m = self.move(seat, action)
+        if m is None:
+            return ILLEGAL
+        s = self.state
+        s.play(seat, m)
+        self.played += 1
+        if s.n_alive != self.alive or s.phase == "over" or self.played >= self.max_moves:
+            return SETTLE
+        return s.waiting[0]
+
+    def play_random(self, rng: random.Random, me: int) -> int:
+        """Play uniformly random legal moves (``rng.choice(state.legal(seat))``, what
+        ``coup.bots.RandomBot`` does, one generator for every seat) until seat `me` must
+        decide or is out or the game is over; return how many moves were played."""
+        s = self.state
+        count = 0
+        alive = s.alive_flags
+        while s.phase != "over" and alive[me]:
+            seat = s.waiting[0]
+            if seat == me:
+                break
+            s.play(seat, rng.choice(s.legal(seat)))
+            count += 1
+        return count
+
+    def fill(self, seat: int) -> None:
+        """Write `seat`'s observation and action mask into `obs` and `mask`."""
+        s = self.state
+        self.obs[:] = self.features.observe(s, seat)
+        self.mask[:] = self.legal_mask.block(s, seat)
