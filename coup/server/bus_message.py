@@ -42,10 +42,12 @@ def encode(
     before: Mark | None,
     presence: str | None = None,
     watchers: int = 0,
+    wseq: int = 0,
 ) -> str:
     """The message telling that `table` changed; with the moves if that was all, or with
     the connection count of `presence` (a member) if only that changed; either with the
-    number of spectators the process holds (`watchers`)."""
+    number of spectators the process holds (`watchers`, as of the process's count number
+    `wseq`: see coup/server/watching.py)."""
     head = f"{process} {table.version}"
     run = table.run
     if before is None or table.version != before.version + 1:
@@ -57,6 +59,7 @@ def encode(
             "presence": {presence: table.connected.get(presence, 0)},
             "deadlines": timers.rows(table),
             "watchers": watchers,
+            "wseq": wseq,
         }
         return f"{head} {dumps(payload)}"
     if run is None or run.number != before.game or run.seq <= before.seq:
@@ -71,14 +74,15 @@ def encode(
         "last_winner": table.last_winner,
         "deadlines": timers.rows(table),
         "watchers": watchers,
+        "wseq": wseq,
     }
     return f"{head} {dumps(payload)}"
 
 
-def watchers(process: str, count: int) -> str:
+def watchers(process: str, count: int, wseq: int) -> str:
     """The message telling that the process now holds `count` spectators of the table
     (no change to the table itself: no version)."""
-    return f"{process} - {dumps({'watchers': count})}"
+    return f"{process} - {dumps({'watchers': count, 'wseq': wseq})}"
 
 
 def decode(message: str) -> tuple[str, int | None, dict[str, Any] | None]:
@@ -102,7 +106,8 @@ def apply(
     exactly at the version before; take the sender's spectator count in any case."""
     run = table.run
     if origin and isinstance(payload.get("watchers"), int):
-        table.watching[origin] = payload["watchers"]
+        seq = payload.get("wseq")
+        table.watching.hear(origin, payload["watchers"], seq if isinstance(seq, int) else None)
     if "presence" in payload:
         if table.version != payload.get("from"):
             return False

@@ -121,6 +121,7 @@ class CatchUp:
         """Bring `table` up to the store (the caller holds `table.lock`); `extras` reads
         everything but the game even when the version did not move."""
         run = table.run
+        mark = table.watching.mark()
         changes = await db.changes(
             self.store,
             table.id,
@@ -151,8 +152,7 @@ class CatchUp:
             table.chat.extend(chat_line(c) for c in changes.chat)
         await self.sync_presence(table, changes)
         if changes is not None:
-            process = self.service.process
-            table.watching = {p: n for p, n in changes.watching.items() if p != process}
+            table.watching.stored(changes.watching, mark, self.service.process)
         self._marks[table.id] = bus_message.mark(table)
 
     async def _rebuild_into(self, table: Table) -> None:
@@ -201,7 +201,7 @@ class CatchUp:
         service = self.service
         before = self._marks.get(table.id)
         message = bus_message.encode(
-            service.process, table, before, presence, service.local_spectators(table)
+            service.process, table, before, presence, *service.counted_spectators(table)
         )
         plain = message.count(" ") == 1  # no moves sent along: the others read the store
         self.stats["sent_plain" if plain else "sent_moves"] += 1
@@ -220,9 +220,9 @@ class CatchUp:
         if not service.hub.of(table_id):
             return  # nobody here to tell: `get()` catches up when the table is next used
         origin, version, payload = bus_message.decode(message)
-        if version is None and payload is not None and set(payload) == {"watchers"}:
+        if version is None and payload is not None and set(payload) <= {"watchers", "wseq"}:
             table = service.tables[table_id]  # spectators came or went: the next view says
-            table.watching[origin] = int(payload["watchers"])
+            table.watching.hear(origin, int(payload.get("watchers", 0)), _seq(payload))
             return
         self._heard.setdefault(table_id, []).append((origin, version, payload))
         if table_id not in self._catching_up:
@@ -272,3 +272,9 @@ class CatchUp:
                 table = service.tables.get(table_id)
                 if table is not None and stored.get(table_id, table.version) > table.version:
                     await self.hear(table_id, "resync")
+
+
+def _seq(payload: dict[str, Any]) -> int | None:
+    """The sequence number of a bus message's spectator count (None if it has none)."""
+    seq = payload.get("wseq")
+    return seq if isinstance(seq, int) else None

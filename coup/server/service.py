@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import itertools
 import logging
 import os
 import secrets
@@ -77,6 +78,7 @@ class TableService:
         self.away_seconds = away_seconds
         store.check_versions = True
         self.process = secrets.token_hex(8)  # this process, in bus messages and presence rows
+        self._counts = itertools.count(1)  # numbers this process's spectator counts
         self.tables: dict[str, Table] = {}
         self.closing = False
         self._loading: dict[str, asyncio.Lock] = {}
@@ -479,10 +481,15 @@ class TableService:
     def spectators_of(self, table: Table) -> int:
         """Spectators of the table: this process's connections without a seat, plus
         those the other processes last said they hold."""
-        return self.local_spectators(table) + sum(table.watching.values())
+        return self.local_spectators(table) + table.watching.total()
 
     def local_spectators(self, table: Table) -> int:
         return self.hub.spectators(table.id, table.holders())
+
+    def counted_spectators(self, table: Table) -> tuple[int, int]:
+        """This process's spectators of the table and the number of this count (later
+        counts have higher numbers; the others keep the latest they hear)."""
+        return self.local_spectators(table), next(self._counts)
 
     async def spectators(self, table: Table, *, joining: bool = False) -> None:
         """A spectator connection was added to the hub here (`joining`: refused with
@@ -490,14 +497,14 @@ class TableService:
         over every process; the caller then removes it) or one closed: this process's
         count is stored and every live process's is read."""
         async with table.lock:  # one count at a time, stored in order
-            local = self.local_spectators(table)
+            local, seq = self.counted_spectators(table)
             await self._store_watchers(table, local)
-            full = joining and sum(table.watching.values()) + local > self.spectator_cap
+            full = joining and table.watching.total() + local > self.spectator_cap
             if full:
-                local -= 1
+                local, seq = local - 1, next(self._counts)
                 await self._store_watchers(table, local)
-        if not self.closing:
-            await self.bus.publish(table.id, bus_message.watchers(self.process, local))
+        if not self.closing:  # numbered: a message overtaken by a later count is ignored
+            await self.bus.publish(table.id, bus_message.watchers(self.process, local, seq))
         if full:
             raise ProtocolError(
                 "spectators_full",
@@ -506,7 +513,8 @@ class TableService:
             )
 
     async def _store_watchers(self, table: Table, local: int) -> None:
+        mark = table.watching.mark()
         counts = await db.set_watchers(
             self.store, table.id, self.process, local, now=now_ms(), dead_after=db.DEAD_AFTER
         )
-        table.watching = {p: n for p, n in counts.items() if p != self.process}
+        table.watching.stored(counts, mark, self.process)

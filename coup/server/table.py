@@ -16,6 +16,7 @@ from typing import Any
 
 from coup.server import settings as table_settings
 from coup.server.protocol import CHAT_KEEP, ProtocolError, RateLimit
+from coup.server.watching import Watching
 
 WATCHING = -1  # the stored seat of a spectator's chat line
 
@@ -160,7 +161,7 @@ class Table:
     deadlines: dict[int, Deadline] = field(default_factory=dict)
     connected: dict[str, int] = field(default_factory=dict)  # member -> open connections
     away_since: dict[str, int] = field(default_factory=dict)  # member -> ms
-    watching: dict[str, int] = field(default_factory=dict)  # other process -> spectators
+    watching: Watching = field(default_factory=Watching)  # the other processes' spectators
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bots: dict[int, Any] = field(default_factory=dict)  # game seat -> Bot
     clock: asyncio.Task[None] | None = None
