@@ -1,17 +1,27 @@
 """Phones, desktops and large tables: at 320x568, 390x844 and 412x915, for 2, 6 and 10
-seats, and at 1280x720 and 1366x768 for 6 and 10 seats, every decision button lies wholly
+seats, and at 1280x720, 1366x768 and 1024x768 for 6 and 10 seats, every decision button lies wholly
 inside the viewport (the panel is pinned to the bottom) and the page never scrolls
-sideways."""
+sideways; at 1280x720 and 1366x768 no player's tile lies under your area while you decide."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from browser_checks import DESKTOPS, PHONES, decision, layout, outside, play_now, settle
+from browser_checks import DESKTOPS, LAPTOPS, PHONES, decision, layout, outside, play_now, settle
 from browser_driver import click
 
 pytestmark = pytest.mark.browser
+
+COVERED = """() => {
+  const me = document.querySelector('.me.deciding');
+  if (!me) return [];
+  const top = me.getBoundingClientRect().top;
+  return [...document.querySelectorAll('.seats .seat')]
+    .filter((s) => s.getBoundingClientRect().bottom > top + 1)
+    .map((s) => `${s.querySelector('.seat-name')?.textContent} by ${
+      Math.round(s.getBoundingClientRect().bottom - top)} px`);
+}"""
 
 
 def _check_sizes(
@@ -25,11 +35,14 @@ def _check_sizes(
         if box["scrollWidth"] > box["width"]:
             problems.append(f"{what} {width}x{height}: scrolls sideways ({box['scrollWidth']})")
         problems.extend(f"{what} {width}x{height}: {b}" for b in outside(box))
+        if (width, height) in DESKTOPS:  # the table stays in view above your decision
+            hidden = page.evaluate(COVERED)
+            problems.extend(f"{what} {width}x{height}: {h} under your area" for h in hidden)
 
 
 @pytest.mark.parametrize(
     ("seats", "sizes"),
-    [(2, PHONES), (6, PHONES), (10, PHONES), (6, DESKTOPS), (10, DESKTOPS)],
+    [(2, PHONES), (6, PHONES), (10, PHONES), (6, DESKTOPS + LAPTOPS), (10, DESKTOPS + LAPTOPS)],
     ids=["2-phones", "6-phones", "10-phones", "6-desktops", "10-desktops"],
 )
 def test_every_decision_button_is_on_screen(
