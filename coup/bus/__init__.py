@@ -29,6 +29,9 @@ class Bus(Protocol):
 
     async def unwatch(self, table_id: str) -> None: ...
     def listen(self, listener: Listener) -> None: ...
+    def alone(self) -> bool:
+        """Nobody but the one listener of this process can hear a message (the memory
+        bus of a single server): the sender need not say anything."""
 
 
 def connect(url: str) -> Bus:

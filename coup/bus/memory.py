@@ -28,3 +28,6 @@ class MemoryBus:
 
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)
+
+    def alone(self) -> bool:
+        return len(self._listeners) <= 1

@@ -107,6 +107,9 @@ class RedisBus:
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
+    def alone(self) -> bool:
+        return False  # other processes on the same Redis
+
     def on_reconnect(self, callback: Callable[[], Awaitable[None]]) -> None:
         """Call `callback` after the subscription was lost and made again."""
         self._reconnects.append(callback)

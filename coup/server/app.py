@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -21,7 +22,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from coup import bus as bus_module
-from coup.server import heap, invite
+from coup.server import heap, invite, wire
 from coup.server import settings as table_settings
 from coup.server.coach import Coach
 from coup.server.hub import Connection, Hub
@@ -425,7 +426,7 @@ def create_app(
         WebSocketRoute("/ws/{table}", websocket),
         Mount("/static", StaticFiles(directory=web, check_dir=False), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(wire.KeepSend)])
 
 
 async def _receive(ws: WebSocket) -> str | bytes | None:

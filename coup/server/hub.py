@@ -2,6 +2,8 @@
 
 Each connection has its own writer task. Views are coalesced: a slow client that has
 not yet been sent view N when view N+1 arrives only gets N+1 (each view is complete).
+When the socket can be written directly (`wire.direct_writer`) and nothing is queued or
+being sent, a message is written at once instead, without waking the writer task.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
+from coup.server import wire
 from coup.server.protocol import CHAT_BURST, CHAT_RATE, RateLimit, dumps
 
 MAX_QUEUED = 64  # errors and pongs waiting for a slow client (views never queue up)
@@ -28,6 +31,8 @@ class Connection:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closing = False  # finish(): the pump ends once the queue is empty
+        self._sending = False  # the pump is in a send (it may be waiting for the socket)
+        self._write = wire.direct_writer(getattr(ws, "scope", {}))  # (tests pass fakes)
         self.sent = 0
         self.chat_limit = RateLimit(CHAT_BURST, CHAT_RATE)  # a spectator's chat lines
 
@@ -51,14 +56,30 @@ class Connection:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
 
-    def send_view(self, text: str) -> None:
+    def _direct(self, text: str, frame: bytes | None) -> bool:
+        """Written straight to the socket, in order (nothing before it still waits)."""
+        write = self._write
+        if write is None or self._sending or self._queue or self._view is not None:
+            return False
+        if self._closing or not write(frame or wire.text_frame(text.encode())):
+            return False
+        self.sent += 1
+        return True
+
+    def send_view(self, text: str, frame: bytes | None = None) -> None:
+        """Send view `text` (`frame`: its text frame, when the caller made it already)."""
+        if self._direct(text, frame):
+            return
         self._view = text
         self._wake.set()
 
     def send(self, payload: dict[str, Any]) -> None:
+        text = dumps(payload)
+        if self._direct(text, None):
+            return
         if len(self._queue) >= MAX_QUEUED:  # a client that does not read: drop the oldest
             self._queue.popleft()
-        self._queue.append(dumps(payload))
+        self._queue.append(text)
         self._wake.set()
 
     async def _pump(self) -> None:
@@ -71,7 +92,9 @@ class Connection:
                         text = self._queue.popleft()
                     else:
                         text, self._view = self._view or "", None
+                    self._sending = True
                     await self.ws.send_text(text)
+                    self._sending = False
                     self.sent += 1
                 if self._closing:
                     return

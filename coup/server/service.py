@@ -49,6 +49,7 @@ from coup.server.protocol import (
 from coup.server.settings import DEFAULTS, REACTION_PHASES, merge
 from coup.server.table import WATCHING, Deadline, GameRun, Table, chat_line, new_table_id
 from coup.server.views import view_message, view_texts
+from coup.server.wire import text_frame
 from coup.store import SqlStore
 from coup.store import processes as db
 from coup.store.reviews import queued_rows
@@ -449,6 +450,9 @@ class TableService:
         table.touched = time.monotonic()
         if self.closing:
             return
+        if self.bus.alone():  # one process on the memory bus: only ourselves to tell
+            self.broadcast(table)
+            return
         message = self.catchup.message(table, presence)
         self.broadcast(table)
         # Shielded: a clock task cancelled right after its move must still tell.
@@ -471,8 +475,12 @@ class TableService:
         seated = table.holders()
         keys = {conn: (conn.member if conn.member in seated else None) for conn in conns}
         texts = view_texts(table, list(keys.values()), self.spectators_of(table))
+        frames: dict[str | None, bytes] = {}  # each distinct view framed once
         for conn, key in keys.items():
-            conn.send_view(texts[key])
+            frame = frames.get(key)
+            if frame is None:
+                frame = frames[key] = text_frame(texts[key].encode())
+            conn.send_view(texts[key], frame)
 
     def view_for(self, table: Table, member: str | None) -> dict[str, Any]:
         return view_message(table, member, spectators=self.spectators_of(table))
