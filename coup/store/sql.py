@@ -17,7 +17,6 @@ import asyncio
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -27,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from coup.store import migrate, onestatement, reviews, sqlite_move
 from coup.store import schema as s
+from coup.store.sqlite_thread import SqliteThread
 
 Row = dict[str, Any]
 T = TypeVar("T")
@@ -87,7 +87,7 @@ class SqlStore:
         self.sqlite = full.startswith("sqlite")
         self.sync_engine: Engine | None = None
         self.engine: AsyncEngine | None = None
-        self._executor: ThreadPoolExecutor | None = None
+        self._thread: SqliteThread | None = None
         self._write_lock = asyncio.Lock()
         # Several processes: every write that bumps a table's version also checks it was
         # the one before (`version - 1`), else Conflict (the table service sets it).
@@ -99,7 +99,7 @@ class SqlStore:
         if full.startswith("sqlite:///"):
             self.sync_engine = create_engine(full)
             event.listen(self.sync_engine, "connect", _sqlite_pragmas)
-            self._executor = ThreadPoolExecutor(1, thread_name_prefix="coup-store")
+            self._thread = SqliteThread(self.sync_engine)
         else:
             kwargs: dict[str, Any] = {}
             if not self.sqlite:
@@ -113,17 +113,12 @@ class SqlStore:
         """Several server processes may write this database at once (PostgreSQL)."""
         return not self.sqlite
 
-    async def _run(self, fn: Callable[[Connection], T]) -> T:
-        """Run `fn` in one transaction; commit if it returns, roll back if it raises."""
-        if self.sync_engine is not None:
-            engine = self.sync_engine
-
-            def tx() -> T:
-                with engine.begin() as conn:
-                    return fn(conn)
-
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._executor, tx)
+    async def _run(self, fn: Callable[[Connection], T], *, inline: bool = False) -> T:
+        """Run `fn` in one transaction; commit if it returns, roll back if it raises.
+        SQLite: on the store's thread, or with `inline` (a move) on this one when that
+        thread is idle (coup/store/sqlite_thread.py)."""
+        if self._thread is not None:
+            return await self._thread.run(fn, inline=inline)
         assert self.engine is not None
         if self.sqlite:  # aiosqlite: one writer at a time, without waiting on file locks
             async with self._write_lock, self.engine.begin() as aconn:
@@ -142,10 +137,9 @@ class SqlStore:
         if self.engine is not None:
             await self.engine.dispose()
         if self.sync_engine is not None:
-            assert self._executor is not None
-            loop = asyncio.get_running_loop()
-            await loop.run_in_executor(self._executor, self.sync_engine.dispose)
-            self._executor.shutdown(wait=True)
+            assert self._thread is not None
+            await self._thread.call(self.sync_engine.dispose)
+            self._thread.shutdown()
 
     # ---- writes -------------------------------------------------------------------
     async def create_table(self, row: Row, settings: dict[str, Any], seats: list[Row]) -> None:
@@ -243,7 +237,7 @@ class SqlStore:
                     raise Conflict(f"table {table_id} is past version {version - 1}")
 
             try:
-                await self._run(driver)
+                await self._run(driver, inline=True)
             except (IntegrityError, sqlite3.IntegrityError) as exc:
                 raise Conflict(str(exc)) from exc
             return

@@ -1,0 +1,96 @@
+"""SQLite's writer thread, and a move written on the event loop's own thread.
+
+Every transaction of the SQLite store runs on one thread of its own (`SqlStore._run`),
+so that the event loop never waits on the disk. For a move that costs more than the
+write itself: handing the work over and back (a futex wake of the thread, the GIL
+passed twice, the loop woken through its self-pipe, futures chained) took about as
+much CPU as the move's statements. So a move (`SqlStore.append_events`, the driver's
+cursor, `sqlite_move.py`) is written on the loop's thread when the store thread has
+nothing queued or running; then no other transaction of this process can be open, so
+it never waits on a lock of its own process. Anything else, or a move while the thread
+is busy, goes through the thread as before, in order.
+
+What could still make the loop wait on the disk is SQLite's automatic checkpoint (it
+copies the WAL into the database file and syncs it, at the commit that fills 1,000
+pages). The connections turn it off, and the thread checkpoints instead, every
+`CHECKPOINT_EVERY` transactions (PASSIVE: as much as it can without waiting; writes go
+on meanwhile, through the thread). A commit in WAL mode with `synchronous=NORMAL` only
+appends to the WAL (no sync), which is what survives a kill -9, as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from sqlalchemy import Connection, Engine, event
+
+T = TypeVar("T")
+log = logging.getLogger("coup.store")
+
+CHECKPOINT_EVERY = 100  # transactions (a move writes about 8 pages: ~800 of the WAL's)
+
+
+def _no_autocheckpoint(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA wal_autocheckpoint=0")
+    cur.close()
+
+
+class SqliteThread:
+    """One thread for the store's transactions; moves on the caller's when it is idle."""
+
+    def __init__(self, engine: Engine, checkpoint_every: int = CHECKPOINT_EVERY) -> None:
+        self.engine = engine
+        self.executor = ThreadPoolExecutor(1, thread_name_prefix="coup-store")
+        self.checkpoint_every = checkpoint_every
+        self._pending = 0  # jobs given to the thread and not finished (read on the loop)
+        self._count_lock = threading.Lock()
+        self._since_checkpoint = 0
+        self.inline = 0  # transactions run on the loop's thread (for tests and benches)
+        event.listen(engine, "connect", _no_autocheckpoint)
+
+    def _tx(self, fn: Callable[[Connection], T]) -> T:
+        with self.engine.begin() as conn:
+            return fn(conn)
+
+    def _done(self, _future: Future[Any]) -> None:  # finished, failed or cancelled
+        with self._count_lock:
+            self._pending -= 1
+
+    def _submit(self, fn: Callable[[], T]) -> Future[T]:
+        with self._count_lock:
+            self._pending += 1
+        future = self.executor.submit(fn)
+        future.add_done_callback(self._done)
+        return future
+
+    async def run(self, fn: Callable[[Connection], T], *, inline: bool = False) -> T:
+        """Run `fn` in one transaction: on this thread if `inline` and the store thread
+        is idle, else on the store thread."""
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= self.checkpoint_every:
+            self._since_checkpoint = 0
+            self._submit(self._checkpoint)  # queued first: this transaction waits for it
+        if inline and self._pending == 0:
+            self.inline += 1
+            return self._tx(fn)
+        return await asyncio.wrap_future(self._submit(lambda: self._tx(fn)))
+
+    def _checkpoint(self) -> None:
+        try:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        except Exception:  # a later one will do it
+            log.warning("SQLite checkpoint failed", exc_info=True)
+
+    async def call(self, fn: Callable[[], T]) -> T:
+        """Run `fn` (no transaction) on the store thread."""
+        return await asyncio.wrap_future(self._submit(fn))
+
+    def shutdown(self) -> None:
+        self.executor.shutdown(wait=True)
