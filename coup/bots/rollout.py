@@ -54,6 +54,9 @@ class Playout:
         self.spite: list[float] | None = None
         self.spite_me: list[float] | None = None  # ... when the grudge is against ``me``
         self.grudge_doubts: list[float] | None = None
+        # Whether a challenge won in the playout makes a grudge too (the claimant who
+        # loses an influence for it holds one against its challenger), as at the table.
+        self.won_grudges = True
 
     # ------------------------------------------------------------------------------------
     def run(
@@ -82,8 +85,11 @@ class Playout:
         while world.phase != "over" and steps < limit:
             seat = world.waiting[0]
             move = self.move(world, seat, rng)
-            if grudges is not None and move.verb in ATTACKS and type(move.arg) is int:
-                grudge[move.arg] = seat
+            if grudges is not None:
+                if move.verb in ATTACKS and type(move.arg) is int:
+                    grudge[move.arg] = seat
+                elif move.verb == "lose" and self.won_grudges and world.phase == "prove":
+                    grudge[seat] = world.challenger
             if fast:
                 apply(seat, move, False)  # type: ignore[misc]
                 autoplay()  # type: ignore[misc]

@@ -5,8 +5,8 @@ For each decision it
 1. reads its view into a belief: card counting plus how likely each opponent's claims,
    blocks and passes are when true versus a bluff (`Knowledge.likelihood`), and each
    opponent's bluffing and challenging so far (its challenges of this bot's claims
-   apart) and whom it attacks (its habit, and how often it hits back at whoever hit it:
-   targeting.py) into how it plays in the playouts;
+   apart) and whom it attacks (its habit, and how often it hits back at whoever hit it or
+   caught it bluffing, and doubts them: targeting.py) into how it plays in the playouts;
 2. samples worlds consistent with its view (`state.determinize`) and resamples them by
    that belief, so a player who claimed the Duke usually holds one in the sampled worlds;
 3. plays every candidate move in the same worlds, finishing each game with a fast playout
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from coup.bots.heuristic import HeuristicBot
 from coup.bots.knowledge import Knowledge
 from coup.bots.rollout import Playout
-from coup.bots.targeting import read_table
+from coup.bots.targeting import Table, read_table
 
 if TYPE_CHECKING:
     from coup import Move, State
@@ -58,6 +58,9 @@ SPITE_PRIOR = 0.02
 SPITE_ME_PRIOR = 0.15
 SPITE_WEIGHT = 1.0
 GRUDGE_DOUBT_WEIGHT = 3.0
+#: ... towards its other challenges of them, or this times its evidenced spite against this
+#: bot when that is more (an opponent that hits back at whoever hit it doubts them too).
+DOUBT_SPITE = 0.6
 #: Samples per round at most, however cheap the playouts.
 MAX_SAMPLES = 400
 
@@ -85,6 +88,8 @@ class SearchBot:
         spite_me_prior: float = SPITE_ME_PRIOR,
         spite_weight: float = SPITE_WEIGHT,
         grudge_doubt: int = 1,
+        won: int = 1,
+        doubt_spite: float = DOUBT_SPITE,
         **playout: float,
     ) -> None:
         self.rng = random.Random(seed)
@@ -97,6 +102,7 @@ class SearchBot:
         self.bluff_odds = bluff_odds
         self.doubt = doubt
         self.playout = Playout(**playout)  # type: ignore[arg-type]
+        self.playout.won_grudges = bool(won)
         self.model = model
         self.aim = aim
         self.me = me
@@ -105,6 +111,7 @@ class SearchBot:
         self.spite_me_prior = spite_me_prior
         self.spite_weight = spite_weight
         self.grudge_doubt = grudge_doubt
+        self.doubt_spite = doubt_spite
         self.odds: dict[int, float] = {}
         guide_seed = self.rng.randrange(2**32)
         self.guide: HeuristicBot = HeuristicBot(seed=guide_seed, bluff_chance=0.0)
@@ -209,8 +216,18 @@ class SearchBot:
             playout.doubts_me, playout.me = doubts_me, know.seat
             if table is not None and self.spite and self.grudge_doubt:
                 playout.grudge_doubts = [
-                    table.grudge_doubt(s, doubts_me[s], GRUDGE_DOUBT_WEIGHT) for s in range(players)
+                    table.grudge_doubt(
+                        s, self.grudge_prior(table, s, doubts_me[s]), GRUDGE_DOUBT_WEIGHT
+                    )
+                    for s in range(players)
                 ]
+
+    def grudge_prior(self, table: Table, seat: int, doubts_me: float) -> float:
+        """What ``seat``'s challenges of this bot's claims while it holds a grudge against
+        the bot are shrunk towards: its challenges of them, or more when it has shown that
+        it hits back (a vengeful player doubts whom it hits back at)."""
+        spite = table.spite(seat, self.spite_me_prior, self.spite_weight)
+        return max(doubts_me, self.doubt_spite * spite)
 
     # -- belief --------------------------------------------------------------------------
     def sample_worlds(self, state: State, seat: int, know: Knowledge, count: int) -> list[State]:

@@ -143,3 +143,32 @@ def test_the_searchers_own_attack_makes_an_enemy_in_its_playouts() -> None:
     playout.spite_me = [0.0] * 4
     picks = {playout.victim(state, 2, coups, random.Random(r)).arg for r in range(20)}
     assert picks != {0}
+
+
+def test_a_challenge_won_in_a_playout_makes_an_enemy_of_the_one_caught() -> None:
+    state = coup.new_game(players=4, seed=0)
+    assert "duke" not in state.hands[0]
+    state.play(0, Move("tax"))  # a bluff ...
+    state.play(1, Move("challenge"))  # ... caught: seat 0 must lose an influence
+    assert state.phase == "prove" and state.waiting == (0,)
+    playout = Playout()
+    playout.grudges = [None] * 4
+    playout.won_grudges = False
+    playout.run(state.clone(), random.Random(1), limit=1)
+    assert playout.grudge == [None] * 4  # the playouts before: only attacks made enemies
+    playout.won_grudges = True
+    playout.run(state.clone(), random.Random(1), limit=1)
+    assert playout.grudge == [1, None, None, None]  # as at the table (Ledger, grudge())
+
+
+def test_a_seat_that_hits_back_is_expected_to_doubt_whom_it_hits_back_at() -> None:
+    table = Table({}, [None] * 4, [0] * 4, [0] * 4, [0] * 4, [0] * 4)
+    searcher = SearchBot(seed=1)
+    # No evidence: its challenges of the bot's claims, or the spite prior's share if more.
+    assert searcher.grudge_prior(table, 2, 0.05) == pytest.approx(0.6 * 0.15)
+    assert searcher.grudge_prior(table, 2, 0.2) == 0.2
+    table.spite_chances[2] = table.spite_hits[2] = 2  # seat 2 hit back twice of two
+    assert searcher.grudge_prior(table, 2, 0.05) == pytest.approx(0.6 * (2 + 0.15) / 3)
+    assert searcher.grudge_prior(table, 1, 0.05) == pytest.approx(0.6 * (1 + 0.15) / 2)
+    # search:doubt_spite=0: the bot before, which shrank towards its challenges alone.
+    assert SearchBot(seed=1, doubt_spite=0).grudge_prior(table, 2, 0.05) == 0.05
