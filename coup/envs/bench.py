@@ -14,15 +14,23 @@
 
 and returns decisions per second for each. The three take turns in short slices and the
 rates are measured in CPU time of this process, so a busy machine slows them alike.
-``python -m coup.envs.bench [players] [seconds]`` prints them.
+``python -m coup.envs.bench [players] [seconds]`` prints them;
+``python -m coup.envs.bench --against CHECKOUT [players] [seconds] [rounds]`` compares
+another checkout of the project (before a change) with this one, each in its own process,
+taking turns (`compare`).
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import coup
 
@@ -125,8 +133,69 @@ def env_rates(
     return rates
 
 
+_CHILD = (
+    "import json, sys; from coup.envs.bench import env_rates; "
+    "print(json.dumps(env_rates(int(sys.argv[1]), float(sys.argv[2]))))"
+)
+
+
+def _python(root: Path) -> str:
+    venv = root / ".venv" / "bin" / "python"
+    return str(venv) if venv.is_file() else sys.executable
+
+
+def compare(
+    other: Path, players: int = 4, seconds: float = 1.0, rounds: int = 5
+) -> dict[str, dict[str, float]]:
+    """Ratios (an adapter's time per decision over the raw engine's) of the checkout at
+    `other` ("before") and this one ("after"), each in its own process (its ``.venv`` if it
+    has one), taking turns for `rounds` rounds; the median of each side's rounds, and the
+    median engine decisions/s under ``engine``."""
+    here = Path(__file__).resolve().parents[2]
+    sides = {"before": Path(other).resolve(), "after": here}
+    seen: dict[str, dict[str, list[float]]] = {name: {} for name in sides}
+    for _ in range(rounds):
+        for name, root in sides.items():
+            env = {**os.environ, "PYTHONPATH": str(root)}
+            done = subprocess.run(
+                [_python(root), "-c", _CHILD, str(players), str(seconds)],
+                cwd=root,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            rates = json.loads(done.stdout)
+            for key, rate in rates.items():
+                value = rate if key == "engine" else rates["engine"] / rate
+                seen[name].setdefault(key, []).append(value)
+    return {
+        name: {key: statistics.median(values) for key, values in table.items()}
+        for name, table in seen.items()
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
+    """``python -m coup.envs.bench [players] [seconds]``; ``--against CHECKOUT [players]
+    [seconds] [rounds]``: that checkout and this one side by side (`compare`)."""
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--against"]:
+        other, rest = Path(args[1]), args[2:]
+        players = int(rest[0]) if rest else 4
+        seconds = float(rest[1]) if len(rest) > 1 else 1.0
+        rounds = int(rest[2]) if len(rest) > 2 else 5
+        sides = compare(other, players, seconds, rounds)
+        print(
+            f"{players} players, {rounds} rounds of {seconds:g} CPU s a runner, each side in "
+            f"its own process, taking turns; medians of the rounds (before: {other})"
+        )
+        before, after = sides["before"], sides["after"]
+        print(f"  {'engine decisions/s':<22} {before['engine']:>10,.0f} {after['engine']:>10,.0f}")
+        for key in after:
+            if key not in ("engine", "gymnasium_agent"):
+                old = f"{before[key]:9.2f}x" if key in before else f"{'-':>10}"
+                print(f"  {key:<22} {old} {after[key]:9.2f}x")
+        return 0
     players = int(args[0]) if args else 4
     seconds = float(args[1]) if len(args) > 1 else 2.0
     rates = env_rates(players, seconds)

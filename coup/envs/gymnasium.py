@@ -140,14 +140,15 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        rng = self.np_random
         n = self.players
-        self.seat = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(n))
+        # one draw: the game's seed, and from it the agent's seat and the first player
+        game_seed = int(self.np_random.integers(2**63))
+        self.seat = self.fixed_seat if self.fixed_seat is not None else game_seed % n
         self.state = coup.new_game(
             players=n,
-            seed=int(rng.integers(2**63)),
+            seed=game_seed,
             characters=self.characters,
-            first=int(rng.integers(n)),
+            first=game_seed // n % n,
             **self.game,
         )
         self.stepper.start(self.state)

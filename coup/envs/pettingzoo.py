@@ -88,6 +88,7 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
             self.encoder.features, self.actions._legal_mask, self.actions._moves, max_moves
         )
         self._play = self.stepper.play
+        self._legal_mask = self.actions._legal_mask.mask
         self._fill = self.stepper.fill
         self._obs = _frombuffer(self.stepper.obs, _FLOAT32)
         self._mask = _frombuffer(self.stepper.mask, _INT8)
@@ -275,7 +276,7 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The legal-action mask of `agent` (int8, 1 = legal)."""
-        return self.actions.legal_mask(self._live(), self.agent_seat[agent])
+        return _frombuffer(self._legal_mask(self._live(), self.agent_seat[agent]), _INT8)
 
     def view(self, agent: str) -> dict[str, Any]:
         """`agent`'s view of the game as a JSON-ready dict (see docs/engine.md)."""

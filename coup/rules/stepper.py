@@ -38,6 +38,9 @@ class Stepper:
         #: the observation (float32 bytes) and the mask (int8) last written by `fill`
         self.obs = bytearray(4 * features.size)
         self.mask = bytearray(legal_mask.size)
+        # written through memoryviews: a third of the time of a bytearray's slice assignment
+        self.obs_view = memoryview(self.obs)
+        self.mask_view = memoryview(self.mask)
         self.state: State = State()
         #: decisions played through `play` (and `play_random`) since `start`
         self.played = 0
@@ -98,5 +101,5 @@ class Stepper:
     def fill(self, seat: int) -> None:
         """Write `seat`'s observation and action mask into `obs` and `mask`."""
         s = self.state
-        self.obs[:] = self.features.observe(s, seat)
-        self.mask[:] = self.legal_mask.block(s, seat)
+        self.obs_view[:] = self.features.observe_bytes(s, seat)
+        self.mask_view[:] = self.legal_mask.block(s, seat)

@@ -114,7 +114,7 @@ def test_random_opponents_played_by_the_core_move_as_random_bots_do() -> None:
     fast = CoupEnv(4, opponents="random", seat=2)
     fast.reset(seed=8)
     # bot objects drawing from a generator seeded as `fast` seeds its one: the next draw
-    # of the episode's numpy generator after the game's (seed and first seat)
+    # of the episode's numpy generator after the game's seed
     probe = CoupEnv(4, opponents=[RandomBot(seed=0) for _ in range(3)], seat=2)
     probe.reset(seed=8)
     assert probe._random is None
