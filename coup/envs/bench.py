@@ -4,13 +4,17 @@
 
 * ``engine``: the raw engine (``waiting[0]``, ``legal``, ``play``) — the baseline;
 * ``pettingzoo``: the raw AEC env: ``last()`` (observation vector and action mask), then
-  ``step`` — every decision of every seat; ``pettingzoo_mask_only`` the same with
-  ``last(observe=False)`` and ``action_mask(agent)``: the adapter's own bookkeeping,
-  without building observation vectors;
+  ``step`` — every decision of every seat; ``pettingzoo_shared`` the same with
+  ``copy=False`` (the observation in the env's own buffers, no new arrays);
+  ``pettingzoo_mask_only`` with ``last(observe=False)`` and ``action_mask(agent)``: the
+  adapter's own bookkeeping, without building observation vectors;
 * ``gymnasium``: the single-agent env against ``random`` bots: ``action_masks()`` and
   ``step``, which also plays the bots' moves. Its rate counts every decision of the game
   (the agent's and the bots'), so it compares with the others per decision;
   ``gymnasium_agent`` counts the agent's steps only;
+* ``pettingzoo_driver``: the ``pettingzoo`` loop against recorded ``last()`` results and a
+  ``step`` that does nothing: what the loop itself costs (``nonzero``, the random choice,
+  the calls), the part of the ``pettingzoo`` figure no adapter can remove;
 
 and returns decisions per second for each. The three take turns in short slices and the
 rates are measured in CPU time of this process, so a busy machine slows them alike.
@@ -31,6 +35,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import coup
 
@@ -86,6 +91,68 @@ def _pettingzoo_runner(
     return run
 
 
+class _Recorded:
+    """Hands out recorded ``last()`` results and ignores ``step``: what the PettingZoo
+    loop of `_pettingzoo_runner` costs by itself (the driver's floor)."""
+
+    def __init__(self, players: int, seed: int) -> None:
+        from coup.envs.pettingzoo import raw_env
+
+        env = raw_env(players)
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        self.seen: list[Any] = []
+        while len(self.seen) < 1000:
+            if not env.agents:
+                env.reset()
+            last: Any = env.last()
+            if last[2] or last[3]:
+                env.step(None)
+                continue
+            self.seen.append(last)
+            legal = last[0]["action_mask"].nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
+        self.agents = env.possible_agents
+        self.agent_selection = self.agents[0]
+        self.at = 0
+
+    def reset(self) -> None:
+        pass
+
+    def last(self, observe: bool = True) -> Any:
+        return self.seen[self.at]
+
+    def action_mask(self, agent: str) -> Any:
+        return self.seen[self.at][0]["action_mask"]
+
+    def step(self, action: int | None) -> None:
+        self.at = (self.at + 1) % 1000
+
+
+def _driver_runner(players: int, seed: int) -> Callable[[float], int]:
+    env = _Recorded(players, seed)
+    rng = random.Random(seed)
+
+    def run(until: float) -> int:  # the loop of _pettingzoo_runner, word for word
+        decisions = 0
+        clock = time.process_time
+        while clock() < until:
+            for _ in range(100):
+                if not env.agents:
+                    env.reset()
+                obs, _, terminated, truncated, _ = env.last(True)
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                mask = obs["action_mask"] if obs else env.action_mask(env.agent_selection)
+                legal = mask.nonzero()[0]
+                env.step(int(legal[rng.randrange(len(legal))]))
+                decisions += 1
+        return decisions
+
+    return run
+
+
 def _gymnasium_runner(players: int, seed: int, steps: list[int]) -> Callable[[float], int]:
     from coup.envs.gymnasium import CoupEnv
 
@@ -111,8 +178,9 @@ def _gymnasium_runner(players: int, seed: int, steps: list[int]) -> Callable[[fl
 def env_rates(
     players: int = 4, seconds: float = 1.0, seed: int = 0, slices: int = 10
 ) -> dict[str, float]:
-    """Decisions per CPU second: ``engine``, ``pettingzoo``, ``pettingzoo_mask_only``,
-    ``gymnasium``, ``gymnasium_agent`` (agent steps only); about `seconds` CPU for each."""
+    """Decisions per CPU second: ``engine``, ``pettingzoo``, ``pettingzoo_shared``
+    (``copy=False``), ``pettingzoo_mask_only``, ``gymnasium``, ``pettingzoo_driver`` (the
+    loop alone), ``gymnasium_agent`` (agent steps only); about `seconds` CPU for each."""
     agent_steps = [0]
     runners = {
         "engine": _engine_runner(players, seed),
@@ -120,6 +188,7 @@ def env_rates(
         "pettingzoo_shared": _pettingzoo_runner(players, seed, observe=True, copy=False),
         "pettingzoo_mask_only": _pettingzoo_runner(players, seed, observe=False),
         "gymnasium": _gymnasium_runner(players, seed, agent_steps),
+        "pettingzoo_driver": _driver_runner(players, seed),
     }
     done = dict.fromkeys(runners, 0)
     spent = dict.fromkeys(runners, 0.0)
@@ -203,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{players} players, random legal moves, {seconds:g} CPU s each, per decision:")
     for name, rate in rates.items():
         unit = "agent steps/s" if name == "gymnasium_agent" else "decisions/s"
-        print(f"  {name:<16} {rate:>10,.0f} {unit:<14} {base / rate:5.2f}x the engine's time")
+        print(f"  {name:<20} {rate:>10,.0f} {unit:<14} {base / rate:5.2f}x the engine's time")
     return 0
 
 

@@ -1,0 +1,74 @@
+"""The rules core's step for the learning adapters (`coup.rules.stepper`)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+import coup
+from coup.envs.actions import ActionSpace
+from coup.envs.observation import ObservationEncoder
+from coup.rules.stepper import ILLEGAL, OUTSIDE, SETTLE, Stepper
+
+
+def make(players: int, max_moves: int = 2000, **game: object) -> tuple[Stepper, ActionSpace]:
+    reformation = bool(game.get("reformation", False))
+    actions = ActionSpace(players, reformation=reformation)
+    encoder = ObservationEncoder(players, 12, reformation)
+    stepper = Stepper(encoder.features, actions._legal_mask, actions._moves, max_moves)
+    return stepper, actions
+
+
+def test_refused_actions_change_nothing() -> None:
+    stepper, actions = make(4)
+    state = coup.new_game(players=4, seed=3)
+    stepper.start(state)
+    seat = state.waiting[0]
+    before = state.view(None)
+    assert stepper.play(seat, -1) == OUTSIDE
+    assert stepper.play(seat, actions.size) == OUTSIDE
+    coup_next = actions.move_to_action(f"coup {(seat + 1) % 4}", seat)  # 2 coins: illegal
+    assert stepper.play(seat, coup_next) == ILLEGAL
+    other = (seat + 1) % 4  # not its decision
+    assert stepper.play(other, actions.move_to_action("income", other)) == ILLEGAL
+    assert state.view(None) == before and stepper.played == 0
+
+
+def test_steps_match_the_engine_and_the_buffers_match_the_encoder() -> None:
+    for players, game in [(2, {}), (4, {}), (6, {}), (3, {"reformation": True})]:
+        stepper, actions = make(players, **game)
+        encoder = ObservationEncoder(players, 12, bool(game.get("reformation", False)))
+        rng = random.Random(players)
+        for seed in range(3):
+            state = coup.new_game(players=players, seed=seed, **game)  # type: ignore[arg-type]
+            twin = state.clone()
+            stepper.start(state)
+            seat = state.waiting[0]
+            while True:
+                stepper.fill(seat)
+                obs = np.frombuffer(stepper.obs, np.float32)
+                assert np.array_equal(obs, encoder.encode(state.view(seat)))
+                assert bytes(stepper.mask) == bytes(actions.mask(state.legal(seat), seat))
+                move = rng.choice(state.legal(seat))
+                twin.play(seat, move)
+                after = stepper.play(seat, actions.move_to_action(move, seat))
+                assert state.history == twin.history
+                if after == SETTLE:
+                    if state.over:
+                        break
+                    stepper.settled()
+                    after = state.waiting[0]
+                assert after == state.waiting[0]
+                seat = after
+
+
+def test_settle_at_max_moves() -> None:
+    stepper, actions = make(4, max_moves=3)
+    state = coup.new_game(players=4, seed=1)
+    stepper.start(state)
+    results = []
+    for _ in range(3):
+        seat = state.waiting[0]
+        results.append(stepper.play(seat, actions.move_to_action(state.legal(seat)[0], seat)))
+    assert results[-1] == SETTLE and stepper.played == 3
