@@ -64,6 +64,7 @@ def main(argv: list[str]) -> int:
     import uvicorn
 
     from coup.server.app import create_app
+    from coup.server.keepalive import QuietPings
     from coup.server.protocol import MAX_WS_FRAME
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
@@ -91,6 +92,9 @@ def main(argv: list[str]) -> int:
         host=args.host,
         port=args.port,
         ws_max_size=MAX_WS_FRAME,
+        # uvicorn's sans-I/O websockets (the cheapest of its three per message, and the
+        # one `server/wire.py` writes frames to directly), pinging only quiet sockets
+        ws=QuietPings,
         ws_per_message_deflate=not args.no_ws_compression,
         log_level=args.log_level,
         lifespan="on",

@@ -57,11 +57,16 @@ def direct_writer(scope: Scope) -> Writer | None:
     socket is not uvicorn's sans-I/O protocol without extensions."""
     send = scope.get(SEND_KEY)
     proto: Any = getattr(send, "__self__", None)
-    if proto is None or type(proto).__name__ != "WebSocketsSansIOProtocol":
+    if proto is None:
         return None
     try:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import (
+            WebSocketsSansIOProtocol,
+        )
         from websockets.protocol import State
     except ImportError:  # pragma: no cover
+        return None
+    if not isinstance(proto, WebSocketsSansIOProtocol):
         return None
     conn = getattr(proto, "conn", None)
     if conn is None or conn.extensions or not proto.handshake_complete:

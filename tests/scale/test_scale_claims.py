@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event, insert, select, text
 
-from coup.store import Conflict, SqlStore, migrate, open_store
+from coup.store import Conflict, SqlStore, migrate, onestatement, open_store
 from coup.store import processes as db
 from coup.store import schema as s
 
@@ -95,11 +95,12 @@ async def test_writes_check_the_version_before(stores: list[SqlStore]) -> None:
 
 
 async def test_a_move_is_one_statement_that_replaces_the_deadlines(
-    stores: list[SqlStore],
+    stores: list[SqlStore], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On PostgreSQL a move (its events, the version, the deadlines) is written by one
-    statement in one round trip; the deadlines end up exactly the new ones, unclaimed,
-    and a stale or repeated write changes nothing."""
+    statement in one round trip, sent to asyncpg itself (nothing through SQLAlchemy's
+    execute); the deadlines end up exactly the new ones, unclaimed, and a stale or
+    repeated write changes nothing."""
     a, b = stores
     table_id = await _table_with_deadlines(a, 3, due_at=10**15)  # seats 0, 1, 2 at seq 0
     claimed = await db.claim(a, now=10**15 + 1, lease_ms=60_000, limit=10)
@@ -108,6 +109,24 @@ async def test_a_move_is_one_statement_that_replaces_the_deadlines(
 
     def seen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         statements.append(statement)
+
+    sent: list[str] = []
+    plain_run = onestatement.run
+
+    async def run(driver: Any, params: dict[str, Any]) -> int:
+        fetchval = driver.fetchval
+
+        async def counted(query: str, *args: Any) -> Any:
+            sent.append(query)
+            return await fetchval(query, *args)
+
+        class Counting:
+            def __getattr__(self, name: str) -> Any:
+                return counted if name == "fetchval" else getattr(driver, name)
+
+        return await plain_run(Counting(), params)
+
+    monkeypatch.setattr(onestatement, "run", run)
 
     assert a.engine is not None
     event.listen(a.engine.sync_engine, "before_cursor_execute", seen)
@@ -121,7 +140,7 @@ async def test_a_move_is_one_statement_that_replaces_the_deadlines(
         await a.append_events(table_id, [move], version=2, deadlines=new)
     finally:
         event.remove(a.engine.sync_engine, "before_cursor_execute", seen)
-    assert len(statements) == 1, statements
+    assert statements == [] and sent == [onestatement.POSITIONAL], (statements, sent)
     rows = await _deadline_rows(a, table_id)
     assert rows == {
         1: ("reaction", 2 * 10**15, 15, 1, 1, None),

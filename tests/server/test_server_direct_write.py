@@ -1,6 +1,7 @@
 """The cheaper paths of a move: text frames written straight to uvicorn's transport
-(coup/server/wire.py) and SQLite moves written on the event loop's thread when the
-store's thread is idle (coup/store/sqlite_thread.py)."""
+(coup/server/wire.py), SQLite moves written on the event loop's thread when the store's
+thread is idle (coup/store/sqlite_thread.py), keepalive pings only for quiet sockets
+(coup/server/keepalive.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import contextlib
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 import uvicorn
@@ -19,9 +21,11 @@ from starlette.middleware import Middleware
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 from websockets.frames import Frame, Opcode
+from websockets.protocol import State
 from websockets.streams import StreamReader
 
 from coup.server import wire
+from coup.server.keepalive import QuietPings
 from coup.store import open_store
 from coup.store.sqlite_thread import SqliteThread
 
@@ -196,3 +200,54 @@ async def test_the_sqlite_store_writes_moves_inline_and_never_checkpoints_in_a_c
         assert store._thread.inline == 1
     finally:
         await store.close()
+
+
+class CountingPings(QuietPings):
+    pings: ClassVar[list[int]] = []
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        send_ping = self.conn.send_ping
+        index = len(CountingPings.pings)
+        CountingPings.pings.append(0)
+
+        def counted(data: bytes) -> None:
+            CountingPings.pings[index] += 1
+            send_ping(data)
+
+        self.conn.send_ping = counted  # type: ignore[method-assign]
+
+
+async def test_only_connections_gone_quiet_are_pinged() -> None:
+    async def endpoint(ws: WebSocket) -> None:
+        await ws.accept()
+        with contextlib.suppress(Exception):
+            while True:
+                await ws.receive_text()
+
+    app = Starlette(routes=[WebSocketRoute("/ws", endpoint)])
+    CountingPings.pings = []
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=0, ws=CountingPings, ws_ping_interval=0.3,
+        ws_ping_timeout=1.0, log_level="warning", lifespan="off",
+    )  # fmt: skip
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.01)
+    url = f"ws://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}/ws"
+    try:
+        async with (
+            websockets.connect(url, ping_interval=None) as chatty,
+            websockets.connect(url, ping_interval=None) as quiet,
+        ):
+            for _ in range(15):  # 1.5 s: the chatty one says something every 0.1 s
+                await chatty.send("here")
+                await asyncio.sleep(0.1)
+            assert quiet.state is State.OPEN  # it answered every ping: still open
+    finally:
+        server.should_exit = True
+        await task
+    chatty_pings, quiet_pings = CountingPings.pings
+    assert chatty_pings == 0
+    assert quiet_pings >= 3  # one every 0.3 s, as uvicorn does
