@@ -41,10 +41,10 @@ DRAFT_PRIOR: dict[str, float] = {
     "ambassador": 0.08,
     "inquisitor": 0.08,
 }
-#: The budget per decision in playout steps (one engine move each): ~20-50 ms of CPU here.
-#: 12,500 on the compiled rules core takes the time 7,000 took on the pure one (its playout
-#: steps run 1.78x as fast: docs/bench.md).
-DEFAULT_STEPS = 12_500
+#: The budget per decision in playout steps (one engine move each): p95 ~55 ms of CPU here on
+#: the compiled rules core (~1.8x that on the pure one: docs/bench.md). 25,000 since
+#: 2026-12-01: twice 12,500 won more games at four players (docs/bots.md, the league).
+DEFAULT_STEPS = 25_000
 #: What one playout costs beyond its steps (clone, first move), in steps.
 STEP_OVERHEAD = 8
 #: The opponent model: how many observations the usual rates are worth, and the usual
