@@ -57,9 +57,9 @@ from itertools import combinations_with_replacement
 import numpy as np
 
 from coup.rules.cards import ALLEGIANCES, characters_in
-from coup.rules.features import LegalMask
 from coup.rules.moves import Move
 from coup.rules.state import State
+from coup.rules.stepper import LegalMask
 
 #: Names of the five character slots (slot 3 is the variant's fifth character).
 SLOTS: tuple[str, ...] = ("duke", "assassin", "captain", "ambassador|inquisitor", "contessa")

@@ -2,8 +2,8 @@
 
 `Features.observe(state, seat)` returns the float32 vector documented in
 ``coup/envs/observation.py`` (same layout, same values) as a ``bytearray``, which numpy
-wraps without copying; `LegalMask.mask(state, seat)` the legal-action mask as int8 bytes.
-Both read only what ``state.view(seat)`` shows.
+wraps without copying (the legal-action mask is `coup.rules.stepper.LegalMask`'s). It
+reads only what ``state.view(seat)`` shows.
 
 The vector is joined from blocks of float32 bytes, each cached by what it depends on (a
 seat's coins and face-up cards, the pending action, one history entry as the viewer sees
@@ -470,44 +470,3 @@ class Features:
         self.positions.clear()
         self.position_blocks.clear()
         self.position_entries.clear()
-
-
-class LegalMask:
-    """Legal-action masks: `actions[seat]` maps each Move to its integer for that seat, of
-    `size` integers in all."""
-
-    def __init__(self, actions: list[dict[Move, int]], size: int) -> None:
-        self.actions = actions
-        self.size = size
-        self.masks: dict[tuple[int, tuple[Move, ...]], bytes] = {}
-        # the mask written last and the legal-move list and seat it was written from: the
-        # engine makes a new list for every state (or hands out one it keeps, of the same
-        # moves), so the same list means the same mask
-        self.last_legal: object = None
-        self.last_seat = -1
-        self.last_mask = b""
-
-    def __reduce__(self) -> tuple[type[LegalMask], tuple[list[dict[Move, int]], int]]:
-        return (LegalMask, (self.actions, self.size))
-
-    def mask(self, s: State, seat: int) -> bytearray:
-        """1 at the integer of each legal move of `seat` (int8 bytes)."""
-        return bytearray(self.block(s, seat))
-
-    def block(self, s: State, seat: int) -> bytes:
-        """The same as `mask`, as the cached bytes themselves (not to be changed)."""
-        legal = s._legal_for(seat) if seat in s.waiting else []
-        if legal is self.last_legal and seat == self.last_seat:
-            return self.last_mask
-        key = (seat, tuple(legal))
-        block = self.masks.get(key)
-        if block is None:
-            if len(self.masks) > _CACHE_LIMIT:
-                self.masks.clear()
-            buffer = bytearray(self.size)
-            table = self.actions[seat]
-            for move in legal:
-                buffer[table[move]] = 1
-            block = self.masks[key] = bytes(buffer)
-        self.last_legal, self.last_seat, self.last_mask = legal, seat, block
-        return block

@@ -1,12 +1,13 @@
 """One learning-environment step in the core: play an integer action, say who decides next,
 and write a seat's observation and action mask into buffers the adapter keeps.
 
-The learning adapters (``coup/envs``) call `Stepper.play` once per step and `Stepper.fill`
-once per observation instead of a handful of Python calls each; the buffers `obs` (float32
-bytes, `coup.rules.features` layout) and `mask` (int8) are made once, so numpy wraps them
-once too (``numpy.frombuffer`` at construction). What a step does is what
-``State.play`` does; what `fill` writes is what `Features.observe` and `LegalMask.mask`
-return. Standard library only; compiled with the rest of the core.
+`LegalMask` writes a seat's legal-action mask (int8 bytes, 1 at the integer of each legal
+move). The learning adapters (``coup/envs``) call `Stepper.play` once per step and
+`Stepper.fill` once per observation instead of a handful of Python calls each; the
+buffers `obs` (float32 bytes, `coup.rules.features` layout) and `mask` (int8) are made
+once, so numpy wraps them once too (``numpy.frombuffer`` at construction). What a step
+does is what ``State.play`` does; what `fill` writes is what `Features.observe` and
+`LegalMask.mask` return. Standard library only; compiled with the rest of the core.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from .features import Features, LegalMask
+from .features import Features
 from .moves import Move
 from .state import State
 
@@ -22,6 +23,49 @@ from .state import State
 SETTLE: Final = -1  # a seat was knocked out, the game is over or `max_moves` was reached
 ILLEGAL: Final = -2  # the action is not legal for that seat now; nothing changed
 OUTSIDE: Final = -3  # the integer is outside the action space; nothing changed
+#: Masks kept are forgotten when there are this many (long runs of many table shapes).
+_CACHE_LIMIT: Final = 50_000
+
+
+class LegalMask:
+    """Legal-action masks: `actions[seat]` maps each Move to its integer for that seat, of
+    `size` integers in all."""
+
+    def __init__(self, actions: list[dict[Move, int]], size: int) -> None:
+        self.actions = actions
+        self.size = size
+        self.masks: dict[tuple[int, tuple[Move, ...]], bytes] = {}
+        # the mask written last and the legal-move list and seat it was written from: the
+        # engine makes a new list for every state (or hands out one it keeps, of the same
+        # moves), so the same list means the same mask
+        self.last_legal: object = None
+        self.last_seat = -1
+        self.last_mask = b""
+
+    def __reduce__(self) -> tuple[type[LegalMask], tuple[list[dict[Move, int]], int]]:
+        return (LegalMask, (self.actions, self.size))
+
+    def mask(self, s: State, seat: int) -> bytearray:
+        """1 at the integer of each legal move of `seat` (int8 bytes)."""
+        return bytearray(self.block(s, seat))
+
+    def block(self, s: State, seat: int) -> bytes:
+        """The same as `mask`, as the cached bytes themselves (not to be changed)."""
+        legal = s._legal_for(seat) if seat in s.waiting else []
+        if legal is self.last_legal and seat == self.last_seat:
+            return self.last_mask
+        key = (seat, tuple(legal))
+        block = self.masks.get(key)
+        if block is None:
+            if len(self.masks) > _CACHE_LIMIT:
+                self.masks.clear()
+            buffer = bytearray(self.size)
+            table = self.actions[seat]
+            for move in legal:
+                buffer[table[move]] = 1
+            block = self.masks[key] = bytes(buffer)
+        self.last_legal, self.last_seat, self.last_mask = legal, seat, block
+        return block
 
 
 class Stepper:
