@@ -9,9 +9,8 @@ The vector is joined from blocks of float32 bytes, each cached by what it depend
 seat's coins and face-up cards, the pending action, one history entry as the viewer sees
 it, ...), so a step costs a few look-ups and one join, not a loop over hundreds of
 features. Blocks that did not change since the last call (a seat's, the viewer's hand, the
-table) are reused without building a key, each history entry of the game is looked up
-once for all viewers, and each viewer's history field is kept and, the same game some
-moves on, shifted with the new entries put in front. Standard library only; compiled with the rest of the core.
+table) are reused without building a key, and each history entry of the game is looked up
+once for all viewers. Standard library only; compiled with the rest of the core.
 """
 
 from __future__ import annotations
@@ -144,22 +143,11 @@ class Features:
         self.no_pending = bytes(4 * self.pending_size)
         # per move, its history entry's block by (mover, viewer, hidden): `_entry_blocks`
         self.entries: dict[Move, list[bytes]] = {}
-        # the history entries from `positions_start` on of the game seen last; per entry
-        # its block for each viewer (b"" until made) and what makes it (the move, mover,
-        # audience or -1, the move's table in `entries`): each entry is looked up once
+        # the history entries from `positions_start` on of the game seen last, and per
+        # entry its block for every viewer, so that each entry is looked up once
         self.positions_start = 0
         self.positions: list[object] = []
         self.position_blocks: list[list[bytes]] = []
-        self.position_entries: list[tuple[Move, int, int, list[bytes]]] = []
-        # per viewer, the blocks of its history field as written last (newest first) and
-        # what from: the game's history list, its length then and its last entry; the same
-        # game some moves on drops the oldest and adds the new entries in front (`_window`)
-        self.window_blocks: list[list[bytes]] = [[] for _ in range(players)]
-        self.window_of: list[object] = [None] * players
-        self.window_length: list[int] = [0] * players
-        self.window_last: list[object] = [None] * players
-        #: history fields written from scratch (another game, an older state, a copy)
-        self.windows_rebuilt = 0
         # zeros for the window's empty places, by how many there are
         self.padding: list[bytes] = [bytes(4 * k * self.entry) for k in range(history + 1)]
         # per seat, the block written last and what it was written from: a seat whose
@@ -198,13 +186,7 @@ class Features:
             block = self._hand(hand)
             self.hand_of[me], self.hand_blocks[me] = hand, block
             parts = [block]
-        # per seat: 4 its turn, 2 waiting to move, 1 passed in this window
-        flag = [0] * n
-        flag[s.turn] = 4
-        for w in s.waiting:
-            flag[w] += 2
-        for p in s.passed:
-            flag[p] += 1
+        turn, waiting, passed = s.turn, s.waiting, s.passed
         coins, hands, revealed, alive = s.coins, s.hands, s.revealed, s.alive_flags
         known_hands = s.known_hands
         flags, no_known = self.flags, self.known[()]
@@ -220,7 +202,9 @@ class Features:
                 block = self._seat_block(alive[i], len(hands[i]), coins[i], up)
                 codes[i], shown[i], blocks[i] = code, up, block
                 parts.append(block)
-            parts.append(flags[flag[i]])
+            parts.append(
+                flags[(4 if i == turn else 0) + (2 if i in waiting else 0) + (i in passed)]
+            )
             if k and known_hands:
                 parts.append(self._known(known_hands.get((me, i), ())))
             else:
@@ -233,10 +217,7 @@ class Features:
         parts.append(self._table(s))
         parts.append(self._pending(s, me))
         if self.history:
-            window = self._window(s.history, me)
-            parts += window
-            if len(window) < self.history:
-                parts.append(self.padding[self.history - len(window)])
+            self._history(s.history, me, parts)
         return parts
 
     def _seat_block(self, alive: bool, influence: int, coins: int, up: tuple[str, ...]) -> bytes:
@@ -366,40 +347,16 @@ class Features:
                 v[t + 5 * n + 20 + SLOT[card]] += 0.5
         return _floats(v)
 
-    def _window(self, history: list[Entry], me: int) -> list[bytes]:
-        """The blocks of the last `self.history` moves, newest first, as `me` sees them."""
+    def _history(self, history: list[Entry], me: int, parts: list[bytes]) -> None:
+        """Add the last `self.history` moves to `parts`, newest first, as `me` sees them."""
         length = len(history)
-        h = self.history
-        boxed = cast("list[object]", history)  # the entries themselves, not re-boxed copies
-        old = self.window_length[me]
-        if (
-            self.window_of[me] is history
-            and old <= length <= old + h
-            and (old == 0 or boxed[old - 1] is self.window_last[me])
-        ):  # the same game, moved on: the new entries in front of the old window
-            if length == old:
-                return self.window_blocks[me]
-            stop = old - 1
-            keep = self.window_blocks[me][: h - (length - old)]
-        else:  # another game, an older state or a copy: from scratch
-            self.windows_rebuilt += 1
-            stop = max(length - h, 0) - 1
-            keep = []
-        first = self._positions(history, max(length - h, 0))
-        rows = self.position_blocks  # per entry its block for each viewer, once made
-        blocks: list[bytes] = []
-        for k in range(length - 1, stop, -1):
-            row = rows[k - first]
-            block = row[me]
-            if not block:
-                block = row[me] = self._entry_block(k - first, me)
-            blocks.append(block)
-        blocks += keep
-        self.window_blocks[me] = blocks
-        self.window_of[me] = boxed
-        self.window_length[me] = length
-        self.window_last[me] = boxed[length - 1] if length else None
-        return blocks
+        first = max(length - self.history, 0)
+        start = self._positions(history, first)
+        blocks = self.position_blocks
+        for k in range(length - 1, first - 1, -1):
+            parts.append(blocks[k - start][me])
+        if length < self.history:
+            parts.append(self.padding[self.history - length])
 
     def _positions(self, history: list[Entry], first: int) -> int:
         """Make `position_blocks` hold the entries of `history` from `first` on; return the
@@ -413,35 +370,35 @@ class Features:
             # another game, an older state or a copy: start again at `first`
             seen.clear()
             self.position_blocks.clear()
-            self.position_entries.clear()
             start = self.positions_start = first
             end = first
         elif end - start > 4 * self.history + 64:  # a long game: forget the oldest entries
             drop = end - start - self.history
             del seen[:drop]
             del self.position_blocks[:drop]
-            del self.position_entries[:drop]
             start = self.positions_start = start + drop
-        n = self.n
         for k in range(end, length):
             mover, move, _forced, _draws, _out, audience = history[k]
             seen.append(boxed[k])
-            table = self.entries.get(move)
-            if table is None:
-                table = self.entries[move] = [b""] * (2 * n * n)
-            self.position_blocks.append([b""] * n)  # filled as viewers see the entry
-            self.position_entries.append((move, mover, -1 if audience is None else audience, table))
+            self.position_blocks.append(self._entry_blocks(move, mover, audience))
         return start
 
-    def _entry_block(self, position: int, me: int) -> bytes:
-        """The block of the entry at `position` of `position_entries` as `me` sees it."""
-        move, mover, audience, table = self.position_entries[position]
-        hidden = me != mover and me != audience and move.verb in PRIVATE_VERBS
-        i = (mover * self.n + me) * 2 + (1 if hidden else 0)
-        block = table[i]
-        if not block:
-            block = table[i] = self._entry(move, mover, me, hidden)
-        return block
+    def _entry_blocks(self, move: Move, mover: int, audience: int | None) -> list[bytes]:
+        """The block of one history entry for each viewer."""
+        n = self.n
+        table = self.entries.get(move)
+        if table is None:
+            table = self.entries[move] = [b""] * (2 * n * n)
+        private = move.verb in PRIVATE_VERBS
+        blocks: list[bytes] = []
+        for me in range(n):
+            hidden = private and me != mover and me != audience
+            i = (mover * n + me) * 2 + (1 if hidden else 0)
+            block = table[i]
+            if not block:
+                block = table[i] = self._entry(move, mover, me, hidden)
+            blocks.append(block)
+        return blocks
 
     def _entry(self, move: Move, mover: int, me: int, hidden: bool) -> bytes:
         """One history entry: present, mover, verb, character slot, target (an allegiance's
@@ -469,4 +426,3 @@ class Features:
         self.hands.clear()
         self.positions.clear()
         self.position_blocks.clear()
-        self.position_entries.clear()

@@ -109,35 +109,6 @@ def test_history_cache_survives_jumping_between_games(
             )
 
 
-def test_a_viewers_history_field_is_shifted_not_rebuilt_as_the_game_goes_on() -> None:
-    """Observing a seat again some moves later puts the new entries in front of its kept
-    history field and does not start again (a compiled core once started again at every
-    call: it compared a re-boxed copy of the last entry by identity and never found it the
-    same); a copy of the game starts again."""
-    state = coup.new_game(players=4, seed=8)
-    encoder = ObservationEncoder(4)
-    features = encoder.features
-    rng = random.Random(8)
-    for _ in range(6):
-        seat = state.waiting[0]
-        state.play(seat, rng.choice(state.legal(seat)))
-    for seat in (0, 1, 2, 3):
-        features.observe(state, seat)
-    assert features.windows_rebuilt == 4
-    for moves in range(40):
-        if state.over:
-            break
-        seat = state.waiting[0]
-        state.play(seat, rng.choice(state.legal(seat)))
-        viewer = moves % 4
-        np.testing.assert_array_equal(
-            encoder.encode_state(state, viewer), encoder.encode(state.view(viewer))
-        )
-    assert features.windows_rebuilt == 4
-    features.observe(state.clone(), 0)
-    assert features.windows_rebuilt == 5
-
-
 def test_each_history_entry_is_looked_up_once_for_every_viewer() -> None:
     """Observing seats one after the other extends the entries kept for the game and does
     not start again (a compiled core once did, every call: it compared a re-boxed copy of
