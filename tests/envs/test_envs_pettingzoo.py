@@ -20,8 +20,9 @@ from coup.envs.pettingzoo import env, raw_env
         {"players": 3, "characters": "inquisitor"},
         {"players": 4, "reformation": True},
         {"players": 2, "reformation": True},
+        {"players": 4, "copy": False},
     ],
-    ids=["4p", "2p-draft", "3p-inquisitor", "4p-reformation", "2p-reformation"],
+    ids=["4p", "2p-draft", "3p-inquisitor", "4p-reformation", "2p-reformation", "4p-shared"],
 )
 def test_pettingzoo_api_test(options: dict[str, object]) -> None:
     with warnings.catch_warnings():
@@ -33,6 +34,7 @@ def test_pettingzoo_api_test(options: dict[str, object]) -> None:
 
 def test_pettingzoo_seed_test() -> None:
     seed_test(lambda: env(players=4), num_cycles=100)
+    seed_test(lambda: env(players=4, copy=False), num_cycles=100)
 
 
 def play_random(e: object, seed: int) -> dict[str, float]:
