@@ -69,7 +69,12 @@ def _pettingzoo_runner(
 
     env = raw_env(players, copy=copy)
     env.reset(seed=seed)
-    rng = random.Random(seed)
+    return _aec_loop(env, random.Random(seed), observe)
+
+
+def _aec_loop(env: Any, rng: random.Random, observe: bool) -> Callable[[float], int]:
+    """The bench's PettingZoo loop: uniformly random legal actions for every agent, a
+    new game when one ends, until the process's CPU clock reaches `until`."""
 
     def run(until: float) -> int:
         decisions = 0
@@ -93,7 +98,7 @@ def _pettingzoo_runner(
 
 class _Recorded:
     """Hands out recorded ``last()`` results and ignores ``step``: what the PettingZoo
-    loop of `_pettingzoo_runner` costs by itself (the driver's floor)."""
+    loop (`_aec_loop`) costs by itself (the driver's floor)."""
 
     def __init__(self, players: int, seed: int) -> None:
         from coup.envs.pettingzoo import raw_env
@@ -130,27 +135,8 @@ class _Recorded:
 
 
 def _driver_runner(players: int, seed: int) -> Callable[[float], int]:
-    env = _Recorded(players, seed)
-    rng = random.Random(seed)
-
-    def run(until: float) -> int:  # the loop of _pettingzoo_runner, word for word
-        decisions = 0
-        clock = time.process_time
-        while clock() < until:
-            for _ in range(100):
-                if not env.agents:
-                    env.reset()
-                obs, _, terminated, truncated, _ = env.last(True)
-                if terminated or truncated:
-                    env.step(None)
-                    continue
-                mask = obs["action_mask"] if obs else env.action_mask(env.agent_selection)
-                legal = mask.nonzero()[0]
-                env.step(int(legal[rng.randrange(len(legal))]))
-                decisions += 1
-        return decisions
-
-    return run
+    """The PettingZoo loop of `_pettingzoo_runner` itself, against recorded results."""
+    return _aec_loop(_Recorded(players, seed), random.Random(seed), True)
 
 
 def _gymnasium_runner(players: int, seed: int, steps: list[int]) -> Callable[[float], int]:
