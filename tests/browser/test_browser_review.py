@@ -1,7 +1,8 @@
 """After the game in a real browser: a game played to its end through the page; the end
 screen's statistics; the replay viewer stepped with the keys and the slider; the coach's
 note on a decision; the viewer refused while the game runs; "Open a record" on the home
-page with a bad record (the server's reason shown) and a good one; right to left."""
+page with a bad record (the server's reason shown) and a good one; right to left; the bots
+named in the reader's language on the end screen."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from browser_checks import play_now
 from browser_driver import Shots, act, create_table, state, wait_for
 
 pytestmark = pytest.mark.browser
@@ -165,3 +167,18 @@ def test_open_a_record_bad_then_good_and_right_to_left(browser: Any, server: str
     page.keyboard.press("ArrowLeft")  # right to left: ← is forward
     assert page.locator("#replay-counter").inner_text().startswith("۱")
     shots.take(page, "replay-fa", full=True)
+
+
+def test_the_end_screen_names_the_bots_in_the_readers_language(browser: Any, server: str) -> None:
+    """In Persian the table calls the bots "ربات ۱", "ربات ۲": so does the end screen's
+    statistics table (it showed the stored "Bot 1", "Bot 2")."""
+    page = browser.new_context(viewport=PHONE, locale="fa-IR").new_page()
+    play_now(page, server, "Sara", 3)
+    at_table = {page.locator(".board .me .seat-name").first.inner_text()}
+    at_table |= set(page.locator(".seats .seat .seat-name").all_inner_texts())
+    finish_game(page, Shots(None, "review-fa"))
+    page.wait_for_selector("#end-story .stats-table")
+    in_story = set(page.locator("#end-story .stats-table tbody th .who").all_inner_texts())
+    assert in_story == at_table, (in_story, at_table)
+    assert not any("Bot" in name for name in in_story)
+    page.context.close()

@@ -3,12 +3,16 @@
 // The facts come from the server (`story` of docs/protocol.md); nothing is derived here.
 import { clear, h, tNodes } from "./dom.js";
 import { num, t } from "./i18n.js";
+import { displayName, isBot } from "./names.js";
 import { api } from "./net.js";
 
 const COLUMNS = ["claims", "bluffs", "caught", "challenges", "challenges_won", "blocks", "coins"];
 
+// A seat's name in a game's story; a bot's in the reader's language when the table shown
+// says that seat is a bot's (the end screen; the replay viewer knows no seats' kinds).
 export function playerName(names, seat) {
-  return names?.[seat] || t("seat.unnamed", { n: num((seat ?? 0) + 1) });
+  const name = names?.[seat];
+  return name ? displayName(name, isBot(seat)) : t("seat.unnamed", { n: num((seat ?? 0) + 1) });
 }
 
 function who(names, seat) {

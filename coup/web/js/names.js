@@ -4,6 +4,8 @@ import { num, t } from "./i18n.js";
 
 let bots = new Set();
 export function setBots(seats) { bots = new Set(seats); }
+// Whether a seat of the game now shown is a bot's.
+export function isBot(seat) { return bots.has(seat); }
 
 // A table seat's or player's name; `bot` says the name is a bot's.
 export function displayName(name, bot) {
