@@ -121,7 +121,10 @@ def parse_message(frame: str | bytes) -> Message:
     if size > MAX_FRAME:
         raise ProtocolError("too_large", f"message is {size} bytes; the limit is {MAX_FRAME}")
     try:
-        data = json.loads(frame)
+        try:
+            data = orjson.loads(frame)  # a fifth of json.loads' time on a move's frame
+        except orjson.JSONDecodeError:  # what the json module takes beyond strict JSON
+            data = json.loads(frame)  # (NaN, a lone surrogate a chat line then drops)
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise ProtocolError("bad_json", "message is not valid JSON") from None
     if not isinstance(data, dict):

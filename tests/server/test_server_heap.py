@@ -39,3 +39,16 @@ async def test_the_sweep_unfreezes_so_frozen_cycles_are_collected() -> None:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+
+
+async def test_the_youngest_generation_waits_longer_then_thresholds_come_back() -> None:
+    before = gc.get_threshold()
+    task = asyncio.create_task(heap.keep_collections_short(freeze_every=10.0))
+    try:
+        await asyncio.sleep(0)
+        assert gc.get_threshold() == (heap.YOUNG_THRESHOLD, *before[1:])
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    assert gc.get_threshold() == before
