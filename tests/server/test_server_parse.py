@@ -27,3 +27,10 @@ def test_what_neither_reads_is_bad_json(frame: str | bytes) -> None:
     with pytest.raises(ProtocolError) as info:
         parse_message(frame)
     assert info.value.code == "bad_json"
+
+
+def test_an_integer_over_64_bits_is_refused() -> None:
+    assert parse_message('{"type":"ping","id":18446744073709551615}').id == 2**64 - 1
+    with pytest.raises(ProtocolError) as info:
+        parse_message('{"type":"ping","id":18446744073709551616}')
+    assert info.value.code == "bad_message"  # docs/protocol.md, 2.
