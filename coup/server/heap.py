@@ -12,6 +12,11 @@ objects made since. Objects freed by reference counting (nearly all: a closed
 connection is) still go at once; only reference cycles among frozen objects wait,
 until the hourly `gc.unfreeze()` hands everything back to one ordinary full
 collection (measured: ~540 such objects after 1,200 connections came and went).
+
+Meanwhile the youngest generation is collected after 50,000 allocations instead of
+CPython's 700: while 3,600 sockets connected (600 six-seat tables), 1 full collection
+(0.01 s of CPU) instead of 8 (0.85 s); under the steady load the time spent collecting
+is about the same either way (docs/deploy.md).
 """
 
 from __future__ import annotations
