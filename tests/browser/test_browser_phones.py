@@ -1,7 +1,8 @@
 """Phones, desktops and large tables: at 320x568, 390x844 and 412x915, for 2, 6 and 10
-seats, and at 1280x720, 1366x768 and 1024x768 for 6 and 10 seats, every decision button lies wholly
-inside the viewport (the panel is pinned to the bottom) and the page never scrolls
-sideways; at 1280x720 and 1366x768 no player's tile lies under your area while you decide."""
+seats, and at 1280x720, 1366x768, 1024x768 and 821x1180 for 6 and 10 seats, every
+decision button lies wholly inside the viewport (the panel is pinned to the bottom), the
+page never scrolls sideways and "Your decision" stays inside the centre's strip; at
+1280x720 and 1366x768 no player's tile lies under your area while you decide."""
 
 from __future__ import annotations
 
@@ -13,6 +14,12 @@ from browser_driver import click
 
 pytestmark = pytest.mark.browser
 
+BADGE_OUT = """() => {
+  const badge = document.querySelector('.centre .banner-you');
+  if (!badge) return false;
+  const b = badge.getBoundingClientRect(), c = badge.closest('.centre').getBoundingClientRect();
+  return b.left < c.left || b.right > c.right;
+}"""
 COVERED = """() => {
   const me = document.querySelector('.me.deciding');
   if (!me) return [];
@@ -35,6 +42,8 @@ def _check_sizes(
         if box["scrollWidth"] > box["width"]:
             problems.append(f"{what} {width}x{height}: scrolls sideways ({box['scrollWidth']})")
         problems.extend(f"{what} {width}x{height}: {b}" for b in outside(box))
+        if page.evaluate(BADGE_OUT):
+            problems.append(f"{what} {width}x{height}: 'Your decision' overflows the centre")
         if (width, height) in DESKTOPS:  # the table stays in view above your decision
             hidden = page.evaluate(COVERED)
             problems.extend(f"{what} {width}x{height}: {h} under your area" for h in hidden)
