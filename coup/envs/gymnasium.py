@@ -168,16 +168,13 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         if after == OUTSIDE:
             raise ValueError(f"action {index!r} is outside 0..{self._size - 1}")
         if after == ILLEGAL:
-            move = self.actions._moves[seat][index]  # ActionSpace.action_to_move
             if self.illegal == "raise":
-                try:
-                    state.play(seat, move)  # for the engine's reason (nothing changes)
-                except ValueError as error:
-                    raise ValueError(f"action {index} ({move}) is not legal: {error}") from None
-            info = self._info()
+                move, error = self.stepper.refusal(seat, index)
+                raise ValueError(f"action {index} ({move}) is not legal: {error}")
+            observation, info = self._observe(), self._info()
             info["illegal"] = True
             truncated = self.steps >= self.max_steps
-            return self._observe(), self.illegal_penalty, False, truncated, info
+            return observation, self.illegal_penalty, False, truncated, info
         self.decisions += 1
         self._play_bots()
         if self.render_mode == "human":
@@ -187,10 +184,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         if terminated:
             reward = 1.0 if state.winner == seat else -1.0
         truncated = not terminated and self.steps >= self.max_steps
-        self._fill(seat)
-        self._filled = (state, len(state.history))
-        info = {"action_mask": self._mask.copy(), "seat": seat}
-        return self._obs.copy(), reward, terminated, truncated, info
+        return self._observe(), reward, terminated, truncated, self._info()
 
     def _play_bots(self) -> None:
         """Let the bots move until the agent must decide or its game is over."""
@@ -207,32 +201,35 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
             state.play(seat, bots[seat].choose(state, seat))
             self.decisions += 1
 
-    def _done(self) -> bool:
-        state = self._live()
-        return state.over or not state.alive(self.seat)
-
     def _live(self) -> coup.State:
         if self.state is None:
             raise RuntimeError("call reset() before using the environment")
         return self.state
 
-    def _observe(self) -> np.ndarray:
+    def _write(self) -> None:
+        """The agent's observation and mask into the buffers (`coup.rules.stepper`)."""
         state = self._live()
         self._fill(self.seat)
         self._filled = (state, len(state.history))
+
+    def _observe(self) -> np.ndarray:
+        self._write()
         return self._obs.copy()
 
-    def action_masks(self) -> np.ndarray:
-        """Boolean mask of the agent's legal actions now (all False once its game is over)."""
+    def _fresh(self) -> None:
+        """Bring the buffers up to the agent's position now, unless `_observe` just did."""
         state = self._live()
         filled, moves = self._filled
         if filled is not state or moves != len(state.history):
-            self._fill(self.seat)
-            self._filled = (state, len(state.history))
+            self._write()
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the agent's legal actions now (all False once its game is over)."""
+        self._fresh()
         return self._mask_bool.copy()
 
     def _info(self) -> dict[str, Any]:
-        self.action_masks()  # the buffers are up to date
+        self._fresh()
         return {"action_mask": self._mask.copy(), "seat": self.seat}
 
     def view(self) -> dict[str, Any]:

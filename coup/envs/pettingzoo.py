@@ -188,18 +188,13 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         if why == OUTSIDE:
             raise ValueError(f"action {index!r} is outside 0..{self._size - 1}")
         assert why == ILLEGAL and self.state is not None
-        state = self.state
-        move = self.actions._moves[seat][index]  # ActionSpace.action_to_move
-        try:
-            state.play(seat, move)  # for the engine's reason (it is refused: nothing changes)
-        except ValueError as error:
-            legal = ", ".join(
-                f"{self.actions.move_to_action(m, seat)} ({m})" for m in state.legal(seat)
-            )
-            raise ValueError(
-                f"action {index} ({move}) is not legal for {agent}: {error}; legal now: {legal}"
-            ) from None
-        raise AssertionError(f"the engine took {move} that the stepper refused")
+        move, error = self.stepper.refusal(seat, index)
+        legal = ", ".join(
+            f"{self.actions.move_to_action(m, seat)} ({m})" for m in self.state.legal(seat)
+        )
+        raise ValueError(
+            f"action {index} ({move}) is not legal for {agent}: {error}; legal now: {legal}"
+        )
 
     def _settle(self) -> None:
         """Hand out results of the last move and select who moves next."""

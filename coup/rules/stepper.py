@@ -127,6 +127,16 @@ class Stepper:
             return SETTLE
         return s.waiting[0]
 
+    def refusal(self, seat: int, action: int) -> tuple[Move, str]:
+        """The move `action` stands for and why the engine refuses it for `seat` now (for
+        an action `play` answered `ILLEGAL`; nothing changes)."""
+        move = self.moves[seat][action]
+        try:
+            self.state.play(seat, move)
+        except ValueError as error:
+            return move, str(error)
+        raise AssertionError(f"the engine took {move} that the stepper refused")
+
     def play_random(self, rng: random.Random, me: int) -> int:
         """Play uniformly random legal moves (``rng.choice(state.legal(seat))``, what
         ``coup.bots.RandomBot`` does, one generator for every seat) until seat `me` must
