@@ -182,3 +182,25 @@ def test_the_end_screen_names_the_bots_in_the_readers_language(browser: Any, ser
     assert in_story == at_table, (in_story, at_table)
     assert not any("Bot" in name for name in in_story)
     page.context.close()
+
+
+def test_the_last_move_is_announced_before_the_end_screen_covers_the_table(
+    browser: Any, server: str
+) -> None:
+    """The move that ends a game is announced over the table first (its announcement lay
+    on top of the end screen before), then the end screen opens and the announcement goes;
+    a page opened on a game already over shows the end screen at once."""
+    page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+    url = play_now(page, server, "Sara", 3)
+    finish_game(page, Shots(None, "review-end"))
+    assert page.locator(".end-screen").count() == 0, "the end screen covered the last move"
+    assert page.locator("#announce.show .announce-item").count() == 1
+    page.wait_for_selector(".end-screen", timeout=6000)
+    page.wait_for_function("() => !document.querySelector('#announce.show')", timeout=1000)
+    page.context.close()
+
+    again = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+    again.goto(url)
+    wait_for(lambda: ((state(again) or {}).get("game") or {}).get("over"), 20, "the view")
+    assert again.locator(".end-screen").count() == 1
+    again.context.close()

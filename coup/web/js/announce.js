@@ -81,6 +81,16 @@ export function announceView(view, game, fresh) {
   if (state.queue.length && !state.showing) next();
 }
 
+// Whether an announcement is on screen or waiting (the end of a game waits for them).
+export function announcing() { return state.showing || state.queue.length > 0; }
+
+// Stop showing announcements now (what happened stays counted: nothing is replayed).
+export function hushAnnouncements() {
+  clearTimeout(state.timer);
+  state.queue = []; state.showing = false;
+  box()?.classList.remove("show");
+}
+
 export function resetAnnouncements() {
   clearTimeout(state.timer);
   state.queue = []; state.showing = false; state.game = null; state.seen = 0;

@@ -1,6 +1,6 @@
 // The page's controller: routing (/ and /t/{table}), the connection, and which screen shows.
 import { decisionKey, guardLeft } from "./actions.js";
-import { announceView, resetAnnouncements, speak } from "./announce.js";
+import { announceView, announcing, hushAnnouncements, resetAnnouncements, speak } from "./announce.js";
 import { clear, copyText, h, toast } from "./dom.js";
 import { LANGUAGES, has, language, onLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
 import { checkedName, renderHome } from "./home.js";
@@ -28,6 +28,7 @@ const app = {
   busy: false,
   forceLobby: false,
   endClosed: null,
+  endHeld: null, // the game whose end screen waits for the last announcements
   clockOffset: 0,
   online: false,
   tallyOpen: false,
@@ -126,6 +127,7 @@ function tableCtx() {
     go: (path) => app.go(path),
     onLobby: () => app.showLobby(),
     endClosed: app.endClosed === msg.table?.game,
+    endHeld: app.endHeld === msg.table?.game,
     onCloseEnd: () => { app.endClosed = msg.table?.game; render(); },
     onShowEnd: () => { app.endClosed = null; render(); },
     setTab: (name) => { app.tab = name; if (name === "chat") app.unread = 0; render(); },
@@ -232,6 +234,7 @@ function onView(msg, fresh) {
   }
   const before = prev?.game && prev.table.game === msg.table.game ? prev.game : null;
   const decidedBefore = (before?.legal || []).length > 0 && decisionKey(before) === decisionKey(game);
+  if (game?.over && before && !before.over && !fresh) holdEnd(msg.table.game);
   render();
   if (screen.dataset.screen === "table") {
     announceView(game, msg.table.game, fresh);
@@ -243,6 +246,23 @@ function onView(msg, fresh) {
     }
   } else resetAnnouncements();
   if (app.playNow && msg.you?.host && msg.table.status === "lobby") fillWithBots(msg);
+}
+
+// The game just ended before our eyes: the table shows the last moves' announcements
+// first, then the end screen (at most END_HOLD_MS later). A page that connects to a game
+// already over shows the end screen at once.
+const END_HOLD_MS = 3500;
+function holdEnd(game) {
+  app.endHeld = game;
+  const until = Date.now() + END_HOLD_MS;
+  const release = () => {
+    if (app.endHeld !== game) return;
+    if (announcing() && Date.now() < until) { setTimeout(release, 150); return; }
+    app.endHeld = null;
+    hushAnnouncements();
+    if (app.msg?.table.game === game) render();
+  };
+  setTimeout(release, 300); // the last view's announcements are queued after this render
 }
 
 // "Play now against bots": bots in every empty seat, then start.

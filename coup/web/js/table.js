@@ -37,7 +37,7 @@ export function renderTable(root, ctx) {
   const chatScroll = root.querySelector(".chat-list");
   const chatAtBottom = !chatScroll || chatScroll.scrollHeight - chatScroll.scrollTop - chatScroll.clientHeight < 40;
   clear(root).append(h("div", { class: "table-layout" }, board, side));
-  if (view.over && !ctx.endClosed) root.append(endScreen(ctx));
+  if (view.over && !ctx.endClosed && !ctx.endHeld) root.append(endScreen(ctx));
   const log = root.querySelector(".log-list");
   if (log && atBottom) log.scrollTop = log.scrollHeight;
   const chat = root.querySelector(".chat-list");
