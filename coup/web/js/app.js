@@ -340,11 +340,14 @@ async function route() {
 function setupChrome() {
   const select = document.getElementById("lang-select");
   for (const [code, info] of Object.entries(LANGUAGES)) select.append(h("option", { value: code, text: info.name }));
+  const code = document.getElementById("lang-code"); // what a phone shows of the select
   select.value = language();
+  code.textContent = language().toUpperCase();
   select.addEventListener("change", () => setLanguage(select.value, true));
   const playsReformation = () => Boolean(app.msg?.game?.settings?.reformation ?? app.msg?.table?.settings?.reformation);
   onLanguage(() => {
     select.value = language();
+    code.textContent = language().toUpperCase();
     document.title = t("app.name");
     render();
     const dlg = document.getElementById("rules-dialog");
