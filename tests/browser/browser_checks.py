@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 PHONES = [(320, 568), (390, 844), (412, 915)]
 DESKTOPS = [(1280, 720), (1366, 768)]
+SIDEWAYS = [(844, 390), (932, 430), (740, 360)]  # phones held sideways
 LAPTOPS = [
     (1024, 768),
     (821, 1180),

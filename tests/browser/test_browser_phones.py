@@ -2,14 +2,27 @@
 seats, and at 1280x720, 1366x768, 1024x768 and 821x1180 for 6 and 10 seats, every
 decision button lies wholly inside the viewport (the panel is pinned to the bottom), the
 page never scrolls sideways and "Your decision" stays inside the centre's strip; at
-1280x720 and 1366x768 no player's tile lies under your area while you decide."""
+1280x720 and 1366x768 no player's tile lies under your area while you decide. Phones held
+sideways (844x390, 932x430, 740x360) are laid out as phones: the decision pinned to the
+bottom, and at least a third of the window left for the table above it (the desktop
+layout's area covered all but a quarter, the centre and the claim included)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from browser_checks import DESKTOPS, LAPTOPS, PHONES, decision, layout, outside, play_now, settle
+from browser_checks import (
+    DESKTOPS,
+    LAPTOPS,
+    PHONES,
+    SIDEWAYS,
+    decision,
+    layout,
+    outside,
+    play_now,
+    settle,
+)
 from browser_driver import click
 
 pytestmark = pytest.mark.browser
@@ -30,6 +43,13 @@ COVERED = """() => {
       Math.round(s.getBoundingClientRect().bottom - top)} px`);
 }"""
 
+TABLE_IN_VIEW = """() => {
+  const dock = document.querySelector('.dock.deciding');
+  const pinned = dock && getComputedStyle(dock).position === 'fixed';
+  const top = (pinned ? dock : document.querySelector('.me.deciding') || dock).getBoundingClientRect().top;
+  return [pinned, top - document.querySelector('.topbar').getBoundingClientRect().bottom];
+}"""
+
 
 def _check_sizes(
     page: Any, what: str, problems: list[str], sizes: list[tuple[int, int]] = PHONES
@@ -47,11 +67,23 @@ def _check_sizes(
         if (width, height) in DESKTOPS:  # the table stays in view above your decision
             hidden = page.evaluate(COVERED)
             problems.extend(f"{what} {width}x{height}: {h} under your area" for h in hidden)
+        if (width, height) in SIDEWAYS:
+            pinned, room = page.evaluate(TABLE_IN_VIEW)
+            if not pinned:
+                problems.append(f"{what} {width}x{height}: the decision is not pinned")
+            if room < height / 3:
+                problems.append(f"{what} {width}x{height}: {room:.0f} px left for the table")
 
 
 @pytest.mark.parametrize(
     ("seats", "sizes"),
-    [(2, PHONES), (6, PHONES), (10, PHONES), (6, DESKTOPS + LAPTOPS), (10, DESKTOPS + LAPTOPS)],
+    [
+        (2, PHONES),
+        (6, PHONES + SIDEWAYS),
+        (10, PHONES + SIDEWAYS),
+        (6, DESKTOPS + LAPTOPS),
+        (10, DESKTOPS + LAPTOPS),
+    ],
     ids=["2-phones", "6-phones", "10-phones", "6-desktops", "10-desktops"],
 )
 def test_every_decision_button_is_on_screen(

@@ -81,6 +81,13 @@ export function announceView(view, game, fresh) {
   if (state.queue.length && !state.showing) next();
 }
 
+// The page was drawn again (the pinned decision may have grown or gone): move the
+// announcement on screen to where the eye is now.
+export function placeAnnouncement() {
+  const el = box();
+  if (el && state.showing) place(el);
+}
+
 // Whether an announcement is on screen or waiting (the end of a game waits for them).
 export function announcing() { return state.showing || state.queue.length > 0; }
 

@@ -1,6 +1,6 @@
 // The page's controller: routing (/ and /t/{table}), the connection, and which screen shows.
 import { decisionKey, guardLeft } from "./actions.js";
-import { announceView, announcing, hushAnnouncements, resetAnnouncements, speak } from "./announce.js";
+import { announceView, announcing, hushAnnouncements, placeAnnouncement, resetAnnouncements, speak } from "./announce.js";
 import { clear, copyText, h, toast } from "./dom.js";
 import { LANGUAGES, has, language, onLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
 import { checkedName, renderHome } from "./home.js";
@@ -173,6 +173,7 @@ function fitDock() {
   const dock = screen.querySelector(".dock.deciding");
   const pinned = dock && getComputedStyle(dock).position === "fixed";
   document.body.style.paddingBottom = pinned ? `${dock.offsetHeight + 8}px` : "";
+  placeAnnouncement();
 }
 
 function renderScreen() {
