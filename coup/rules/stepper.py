@@ -34,13 +34,16 @@ class LegalMask:
     def __init__(self, actions: list[dict[Move, int]], size: int) -> None:
         self.actions = actions
         self.size = size
-        self.masks: dict[tuple[int, tuple[Move, ...]], bytes] = {}
+        # per seat and legal moves: the mask, and per integer the legal move it stands for
+        self.masks: dict[tuple[int, tuple[Move, ...]], tuple[bytes, list[Move | None]]] = {}
         # the mask written last and the legal-move list and seat it was written from: the
         # engine makes a new list for every state (or hands out one it keeps, of the same
-        # moves), so the same list means the same mask
+        # moves), so the same list means the same mask; `last_moves[action]` is the legal
+        # move integer `action` stands for then (None if none)
         self.last_legal: object = None
         self.last_seat = -1
         self.last_mask = b""
+        self.last_moves: list[Move | None] = []
 
     def __reduce__(self) -> tuple[type[LegalMask], tuple[list[dict[Move, int]], int]]:
         return (LegalMask, (self.actions, self.size))
@@ -55,15 +58,19 @@ class LegalMask:
         if legal is self.last_legal and seat == self.last_seat:
             return self.last_mask
         key = (seat, tuple(legal))
-        block = self.masks.get(key)
-        if block is None:
+        found = self.masks.get(key)
+        if found is None:
             if len(self.masks) > _CACHE_LIMIT:
                 self.masks.clear()
             buffer = bytearray(self.size)
+            moves: list[Move | None] = [None] * self.size
             table = self.actions[seat]
             for move in legal:
-                buffer[table[move]] = 1
-            block = self.masks[key] = bytes(buffer)
+                action = table[move]
+                buffer[action] = 1
+                moves[action] = move
+            found = self.masks[key] = (bytes(buffer), moves)
+        block, self.last_moves = found
         self.last_legal, self.last_seat, self.last_mask = legal, seat, block
         return block
 
@@ -104,10 +111,14 @@ class Stepper:
     def move(self, seat: int, action: int) -> Move | None:
         """The legal move `action` of `seat` stands for now (None if it is not legal)."""
         s = self.state
-        if seat not in s.waiting:
+        if seat not in s.waiting or not 0 <= action < self.size:
             return None
+        legal = s._legal_for(seat)
+        mask = self.legal_mask
+        if legal is mask.last_legal and seat == mask.last_seat:  # `fill` wrote its mask
+            return mask.last_moves[action]
         wanted = self.moves[seat][action]
-        for m in s._legal_for(seat):
+        for m in legal:
             if m is wanted or m == wanted:
                 return m
         return None

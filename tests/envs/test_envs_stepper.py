@@ -14,7 +14,7 @@ from coup.rules.stepper import ILLEGAL, OUTSIDE, SETTLE, Stepper
 
 def make(players: int, max_moves: int = 2000, **game: object) -> tuple[Stepper, ActionSpace]:
     reformation = bool(game.get("reformation", False))
-    actions = ActionSpace(players, reformation=reformation)
+    actions = ActionSpace(players, str(game.get("characters", "ambassador")), reformation)
     encoder = ObservationEncoder(players, 12, reformation)
     stepper = Stepper(encoder.features, actions._legal_mask, actions._moves, max_moves)
     return stepper, actions
@@ -72,3 +72,25 @@ def test_settle_at_max_moves() -> None:
         seat = state.waiting[0]
         results.append(stepper.play(seat, actions.move_to_action(state.legal(seat)[0], seat)))
     assert results[-1] == SETTLE and stepper.played == 3
+
+
+def test_the_mask_written_by_fill_names_the_same_moves_as_the_legal_list() -> None:
+    # after `fill`, `move` reads the action's move from the mask's table; without it, from
+    # the legal moves: both must agree for every integer, legal or not
+    for players, game in [(4, {}), (3, {"reformation": True}), (2, {"characters": "inquisitor"})]:
+        stepper, actions = make(players, **game)
+        rng = random.Random(players)
+        for seed in range(3):
+            state = coup.new_game(players=players, seed=seed, **game)  # type: ignore[arg-type]
+            stepper.start(state)
+            while not state.over:
+                seat = state.waiting[0]
+                unfilled = [stepper.move(seat, a) for a in range(-1, actions.size + 1)]
+                stepper.fill(seat)
+                filled = [stepper.move(seat, a) for a in range(-1, actions.size + 1)]
+                assert filled == unfilled
+                legal = state.legal(seat)
+                assert [m for m in filled if m is not None] == sorted(
+                    legal, key=lambda m: actions.move_to_action(m, seat)
+                )
+                state.play(seat, rng.choice(legal))
