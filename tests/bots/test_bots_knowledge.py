@@ -77,3 +77,34 @@ def test_each_seat_remembers_how_often_it_doubted_the_reader() -> None:
     assert (as_1.challenges, as_1.chances) == (1, 1)  # the challenge is no pass
     assert (as_1.doubted_me, as_1.chances_me) == (1, 0)
     assert (as_0.doubted_me, as_0.chances_me) == (0, 1)
+
+
+def test_a_second_look_at_more_worlds_before_challenging() -> None:
+    """Seat 1 blocked with the Contessa and now taxes: a Duke it holds (as here) or a
+    bluff on top of the block. Seat 2, holding a Duke itself, gives the bluff about one
+    chance in four; the 48 worlds the search plays in hold too few different hands to
+    say so reliably, and now and then hold enough bluffs (40%) to let a challenge through.
+    With ``recheck`` the challenge must also pass in a pool twelve times as large."""
+    hands = [["assassin", "captain"], ["contessa", "duke"], ["ambassador", "duke"]]
+    hands.append(["captain", "contessa"])
+    court = ["assassin", "assassin", "captain", "ambassador", "ambassador", "contessa", "duke"]
+    state = coup.new_game(players=4, seed=7, deal={"hands": hands, "court": court})
+    script = "0 income|1 tax|2 pass|3 pass|0 pass|2 income|3 income|0 assassinate 1"
+    script += "|1 block contessa|0 pass|2 pass|3 pass|1 tax"
+    for step in script.split("|"):
+        seat, move = step.split(" ", 1)
+        state.play(int(seat), move)
+    know = Knowledge(state.view(2))
+    legal = state.legal(2)
+    assert [str(m) for m in legal] == ["pass", "challenge"]
+    pool, weights = SearchBot(seed=0).weigh_worlds(state, 2, know, 2000)
+    bluffs = sum(w for world, w in zip(pool, weights) if "duke" not in world.hands[1])
+    assert 0.2 < bluffs / sum(weights) < 0.33
+    kept = {0: 0, 12: 0}
+    for recheck in kept:
+        for seed in range(60):
+            bot = SearchBot(seed=seed, recheck=recheck)
+            bot.read_opponents(know)
+            worlds = bot.sample_worlds(state, 2, know, 48)
+            kept[recheck] += len(bot.prune(know, worlds, legal, legal[0], state)) == 2
+    assert kept[0] >= 1 and kept[12] == 0
