@@ -15,6 +15,9 @@
 * ``pettingzoo_driver``: the ``pettingzoo`` loop against recorded ``last()`` results and a
   ``step`` that does nothing: what the loop itself costs (``nonzero``, the random choice,
   the calls), the part of the ``pettingzoo`` figure no adapter can remove;
+* ``pettingzoo_no_vector`` and ``gymnasium_no_vector``: ``pettingzoo_shared`` and
+  ``gymnasium`` with the rules core writing the action mask only, no observation vector:
+  what the adapters cost if the vector were free (a floor for any way of writing it);
 
 and returns decisions per second for each. The three take turns in short slices and the
 rates are measured in CPU time of this process, so a busy machine slows them alike.
@@ -70,6 +73,27 @@ def _pettingzoo_runner(
     env = raw_env(players, copy=copy)
     env.reset(seed=seed)
     return _aec_loop(env, random.Random(seed), observe)
+
+
+def _vector_free(env: Any) -> Any:
+    """`env` with its rules core writing the action mask only: no observation vector, what
+    the adapter and the engine cost without it (the vector in the buffer goes stale)."""
+    stepper = env.stepper
+    legal_mask, mask_view = stepper.legal_mask, stepper.mask_view
+
+    def fill(seat: int) -> None:
+        mask_view[:] = legal_mask.block(stepper.state, seat)
+
+    env._fill = fill
+    return env
+
+
+def _no_vector_runner(players: int, seed: int) -> Callable[[float], int]:
+    from coup.envs.pettingzoo import raw_env
+
+    env = _vector_free(raw_env(players, copy=False))
+    env.reset(seed=seed)
+    return _aec_loop(env, random.Random(seed), True)
 
 
 def _aec_loop(env: Any, rng: random.Random, observe: bool) -> Callable[[float], int]:
@@ -139,10 +163,14 @@ def _driver_runner(players: int, seed: int) -> Callable[[float], int]:
     return _aec_loop(_Recorded(players, seed), random.Random(seed), True)
 
 
-def _gymnasium_runner(players: int, seed: int, steps: list[int]) -> Callable[[float], int]:
+def _gymnasium_runner(
+    players: int, seed: int, steps: list[int], vector: bool = True
+) -> Callable[[float], int]:
     from coup.envs.gymnasium import CoupEnv
 
     env = CoupEnv(players, opponents="random")
+    if not vector:
+        _vector_free(env)
     env.reset(seed=seed)
     rng = random.Random(seed)
 
@@ -166,7 +194,8 @@ def env_rates(
 ) -> dict[str, float]:
     """Decisions per CPU second: ``engine``, ``pettingzoo``, ``pettingzoo_shared``
     (``copy=False``), ``pettingzoo_mask_only``, ``gymnasium``, ``pettingzoo_driver`` (the
-    loop alone), ``gymnasium_agent`` (agent steps only); about `seconds` CPU for each."""
+    loop alone), ``pettingzoo_no_vector`` and ``gymnasium_no_vector`` (no observation
+    vector written), ``gymnasium_agent`` (agent steps only); about `seconds` CPU for each."""
     agent_steps = [0]
     runners = {
         "engine": _engine_runner(players, seed),
@@ -175,6 +204,8 @@ def env_rates(
         "pettingzoo_mask_only": _pettingzoo_runner(players, seed, observe=False),
         "gymnasium": _gymnasium_runner(players, seed, agent_steps),
         "pettingzoo_driver": _driver_runner(players, seed),
+        "pettingzoo_no_vector": _no_vector_runner(players, seed),
+        "gymnasium_no_vector": _gymnasium_runner(players, seed, [0], vector=False),
     }
     done = dict.fromkeys(runners, 0)
     spent = dict.fromkeys(runners, 0.0)
