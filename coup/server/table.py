@@ -16,6 +16,7 @@ from typing import Any
 
 from coup.server import settings as table_settings
 from coup.server.protocol import CHAT_KEEP, ProtocolError, RateLimit
+from coup.server.seen import SeenHistory
 from coup.server.watching import Watching
 
 WATCHING = -1  # the stored seat of a spectator's chat line
@@ -167,6 +168,7 @@ class Table:
     clock: asyncio.Task[None] | None = None
     touched: float = 0.0  # time.monotonic() of the last use, for evicting idle tables
     chat_limits: dict[str, RateLimit] = field(default_factory=dict)  # member -> bucket
+    seen: SeenHistory = field(default_factory=SeenHistory)  # each viewer's history, encoded
 
     # ---- lookups ------------------------------------------------------------------
     def seat_rows(self) -> list[dict[str, Any]]:

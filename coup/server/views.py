@@ -3,6 +3,12 @@
 The `game` part is exactly the engine's `state.view(seat)`; the rest is public table
 information. Nothing from the hidden state (deal, Court order, seed before the end,
 tokens) is ever read here.
+
+A move changes every seat's view, but of a view's history (most of its bytes, and most
+of the engine's work building it) only the new entries: each viewer's history is kept
+encoded (`seen.SeenHistory`), and the engine builds the rest of the view on a copy of the
+state without its history; the encoded history is put back in its place. The text is
+the same as `dumps(state.view(seat))`, byte for byte (tests/server/test_server_views.py).
 """
 
 from __future__ import annotations
@@ -78,6 +84,31 @@ def view_message(
     }
 
 
+EMPTY = ',"history":[],"over":'  # where the engine's view has its history, when empty
+
+
+def game_texts(table: Table, seats: set[int | None]) -> dict[int | None, str]:
+    """`dumps(state.view(seat))` of the table's game for each game seat (None: a
+    spectator), the history from `table.seen`."""
+    run = table.run
+    if run is None:
+        return dict.fromkeys(seats, "null")
+    state = run.state
+    bare = state.clone()
+    bare.history = []
+    out: dict[int | None, str] = {}
+    for seat in seats:
+        text = dumps(bare.view(seat))
+        at = text.find(EMPTY)
+        if at < 0:  # pragma: no cover - an engine whose view changed shape
+            out[seat] = dumps(state.view(seat))
+            continue
+        history = table.seen.text(state.history, seat)
+        rest = text[at + len(EMPTY) :]
+        out[seat] = f'{text[:at]},"history":{history},"over":{rest}'
+    return out
+
+
 def view_texts(table: Table, members: list[str | None], spectators: int) -> dict[str | None, str]:
     """The encoded `view` message for each member (None = spectator).
 
@@ -88,9 +119,9 @@ def view_texts(table: Table, members: list[str | None], spectators: int) -> dict
     chat = dumps([dict(c) for c in table.chat])
     head = f'{{"type":"view","version":{table.version},"now":{now_ms()},"you":'
     run = table.run
-    out: dict[str | None, str] = {}
+    yours: dict[str | None, tuple[str, int | None]] = {}
     for member in members:
-        if member in out:
+        if member in yours:
             continue
         seat = table.seat_held(member)
         s = None if seat is None else table.seats[seat]
@@ -100,6 +131,10 @@ def view_texts(table: Table, members: list[str | None], spectators: int) -> dict
             "name": None if s is None else s.name,
         }
         gseat = None if run is None or seat is None else run.seat_of(member)
-        game = "null" if run is None else dumps(run.state.view(gseat))
-        out[member] = f'{head}{dumps(you)},"table":{info},"game":{game},"chat":{chat}}}'
+        yours[member] = (dumps(you), gseat)
+    games = game_texts(table, {gseat for _, gseat in yours.values()})
+    out: dict[str | None, str] = {}
+    for member, (you_text, gseat) in yours.items():
+        game = games[gseat]
+        out[member] = f'{head}{you_text},"table":{info},"game":{game},"chat":{chat}}}'
     return out
