@@ -16,17 +16,23 @@ own, run without a transaction block:
   delete-all plus insert cannot share a statement).
 
 Used for moves that do not end the game; the last move of a game, and SQLite, take
-the general path. It is sent to asyncpg itself (`run`, on a connection of SQLAlchemy's
-pool, with `$n` parameters), not through SQLAlchemy's `execute`: its statement cache
-lookup, result object and greenlet hop cost about as much of the server's CPU as
-asyncpg's own work for the statement (docs/deploy.md).
+the general path. It is sent to asyncpg itself (`run`, with `$n` parameters), not
+through SQLAlchemy's `execute`: its statement cache lookup, result object and greenlet
+hop cost about as much of the server's CPU as asyncpg's own work for the statement
+(docs/deploy.md). The connections it goes over are a few of SQLAlchemy's pool kept out
+for moves (`MoveConnections`): checking one out and back in for every move, through
+SQLAlchemy's async adapter and its greenlets, cost more than the statement's own send.
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
+import contextlib
 import re
+from collections import deque
 from typing import Any
+
+import orjson
 
 SQL = """
 WITH bump AS (
@@ -76,9 +82,9 @@ def append_params(
         "table_id": table_id,
         "version": version,
         "checked": checked,
-        "events": json.dumps(events),
+        "events": orjson.dumps(events).decode(),
         "seats": [int(d["seat"]) for d in deadlines],
-        "deadlines": json.dumps(deadlines),
+        "deadlines": orjson.dumps(deadlines).decode(),
     }
 
 
@@ -88,3 +94,94 @@ async def run(driver: Any, params: dict[str, Any]) -> int:
     IntegrityConstraintViolationError."""
     value = await driver.fetchval(POSITIONAL, *(params[name] for name in NAMES))
     return int(value)
+
+
+class MoveConnections:
+    """Up to `size` connections of the engine's pool, kept checked out for moves: a move
+    takes an idle one (or waits for one), runs its statement on the driver, and gives it
+    back. A connection whose statement failed other than by a taken seq (PostgreSQL's
+    integrity error), or was cancelled, is invalidated and replaced by the next move."""
+
+    def __init__(self, engine: Any, size: int = 4) -> None:
+        self.engine = engine  # SQLAlchemy's AsyncEngine
+        self.size = size
+        self._idle: list[tuple[Any, Any]] = []  # (AsyncConnection, asyncpg connection)
+        self._open = 0
+        self._waiting: deque[asyncio.Future[None]] = deque()
+        self._dropping: set[asyncio.Task[None]] = set()
+
+    async def run(self, params: dict[str, Any]) -> int:
+        held = await self._take()
+        ok = False
+        try:
+            bumped = await run(held[1], params)
+            ok = True
+            return bumped
+        except Exception as exc:
+            from asyncpg.exceptions import (  # type: ignore[import-untyped]
+                IntegrityConstraintViolationError,
+            )
+
+            ok = isinstance(exc, IntegrityConstraintViolationError)
+            raise
+        finally:
+            self._give(held, ok)
+
+    async def _take(self) -> tuple[Any, Any]:
+        while self._idle and self._idle[-1][1].is_closed():  # the server closed it meanwhile
+            self._give(self._idle.pop(), False)
+        while not self._idle and self._open >= self.size:
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiting.append(waiter)
+            try:
+                await waiter
+            except BaseException:
+                if waiter in self._waiting:
+                    self._waiting.remove(waiter)
+                elif not waiter.cancelled():
+                    self._wake()  # our turn came with the cancellation: pass it on
+                raise
+        if self._idle:
+            return self._idle.pop()
+        self._open += 1
+        try:
+            aconn = await self.engine.connect()
+            raw = await aconn.get_raw_connection()
+        except BaseException:
+            self._open -= 1
+            self._wake()
+            raise
+        return aconn, raw.driver_connection
+
+    def _give(self, held: tuple[Any, Any], ok: bool) -> None:
+        if ok:
+            self._idle.append(held)
+        else:
+            self._open -= 1
+            task = asyncio.ensure_future(self._drop(held[0]))
+            self._dropping.add(task)
+            task.add_done_callback(self._dropping.discard)
+        self._wake()
+
+    @staticmethod
+    async def _drop(aconn: Any) -> None:
+        with contextlib.suppress(Exception):
+            await aconn.invalidate()  # closed, and not back in the pool
+        with contextlib.suppress(Exception):
+            await aconn.close()
+
+    def _wake(self) -> None:
+        while self._waiting:
+            waiter = self._waiting.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+
+    async def close(self) -> None:
+        if self._dropping:
+            await asyncio.gather(*self._dropping, return_exceptions=True)
+        idle, self._idle = self._idle, []
+        for aconn, _driver in idle:
+            self._open -= 1
+            with contextlib.suppress(Exception):
+                await aconn.close()

@@ -90,6 +90,7 @@ class SqlStore:
         self.sync_engine: Engine | None = None
         self.engine: AsyncEngine | None = None
         self._thread: SqliteThread | None = None
+        self._moves: onestatement.MoveConnections | None = None
         self._write_lock = asyncio.Lock()
         # Several processes: every write that bumps a table's version also checks it was
         # the one before (`version - 1`), else Conflict (the table service sets it).
@@ -107,6 +108,7 @@ class SqlStore:
             if not self.sqlite:
                 kwargs = {"pool_size": 20, "max_overflow": 10}  # a steady pool: no reconnect churn
             self.engine = create_async_engine(full, **kwargs)
+            self._moves = onestatement.MoveConnections(self.engine)
             if self.sqlite:
                 event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
 
@@ -136,6 +138,8 @@ class SqlStore:
         await self._run(lambda conn: s.metadata.drop_all(conn))
 
     async def close(self) -> None:
+        if self._moves is not None:
+            await self._moves.close()
         if self.engine is not None:
             await self.engine.dispose()
         if self.sync_engine is not None:
@@ -214,7 +218,7 @@ class SqlStore:
         """Append moves (normally one) to a game's log; raise Conflict if a seq is taken.
         With `finish` (the game's last move), `coach` rows (`reviews.queued_rows`) queue
         the coach's analyses in the same transaction."""
-        if self.one_statement and self.engine is not None and not self.sqlite and not finish:
+        if self.one_statement and self._moves is not None and not self.sqlite and not finish:
             params = onestatement.append_params(
                 table_id, events, version=version, deadlines=deadlines,
                 checked=self.check_versions,
@@ -224,9 +228,7 @@ class SqlStore:
             )
 
             try:
-                async with self.engine.connect() as aconn:
-                    raw = await aconn.get_raw_connection()
-                    bumped = await onestatement.run(raw.driver_connection, params)
+                bumped = await self._moves.run(params)
             except (IntegrityError, IntegrityConstraintViolationError) as exc:
                 raise Conflict(str(exc)) from exc
             if bumped != 1:

@@ -232,3 +232,21 @@ async def test_a_last_move_racing_a_one_statement_move_conflicts_without_a_deadl
         await last
     table = await a.load_table(table_id)
     assert table is not None and table.row["version"] == 2 and table.row["status"] == "playing"
+
+
+async def test_moves_share_a_few_connections_kept_for_them(stores: list[SqlStore]) -> None:
+    """Moves at twelve tables at once go over at most four connections kept out of the
+    pool for moves; those found closed are dropped, and the next move opens another."""
+    a, _b = stores
+    tables = [await _table_with_deadlines(a, 1, due_at=10**15) for _ in range(12)]
+    move = {"game": 1, "seq": 0, "seat": 0, "move": "income", "draw": None,
+            "timeout": False, "step": None, "at": 5}  # fmt: skip
+    await asyncio.gather(*(a.append_events(t, [move], version=2, deadlines=[]) for t in tables))
+    moves = a._moves
+    assert moves is not None and moves._open == 4 and len(moves._idle) == 4
+    for _aconn, driver in moves._idle:
+        driver.terminate()  # PostgreSQL went away under them
+    await a.append_events(tables[0], [{**move, "seq": 1}], version=3, deadlines=[])
+    assert moves._open == 1 and len(moves._idle) == 1
+    data = await a.load_table(tables[0])
+    assert data is not None and data.row["version"] == 3
