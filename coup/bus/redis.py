@@ -11,6 +11,11 @@ Pub/sub is at-most-once (a message sent while a process is reconnecting is lost)
 notification is only a hint: the event log in the database stays the truth, and the
 cluster service also re-checks table versions periodically and after a reconnect
 (`on_reconnect`).
+
+Publishing and subscribing speak to Redis directly (`resp.py`): a publish is written
+and not waited for, and the process's own messages, which it hears back on the
+channels it watches, are dropped as they are read (`ignore_own`). redis-py is the
+client for anything else (the first ping, the tests' questions to Redis).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from coup.bus import Listener
+from coup.bus.resp import Address, Publisher, Subscriber
 
 log = logging.getLogger("coup.bus")
 CHANNEL = "coup:tables"
@@ -41,14 +47,16 @@ class RedisBus:
                 self.channel = value
         rest = urlencode([(k, v) for k, v in query if k != "channel"])
         self._redis: Any = aioredis.from_url(urlunsplit(parts._replace(query=rest)))
+        self._address = Address.of(self._redis)
+        self._publisher = Publisher(self._address)
+        self._own: bytes | None = None  # how this process's own messages begin
         self._listeners: list[Listener] = []
         self._reconnects: list[Callable[[], Awaitable[None]]] = []
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
-        self._pubsub: Any = None
+        self._subscriber: Subscriber | None = None
         self._watched: dict[str, int] = {}  # table -> how many watch() calls are open
         self._confirmed: dict[str, asyncio.Event] = {}  # channel -> subscribed
-        self._subscribing = asyncio.Lock()  # one (un)subscription change at a time
         self.received = 0
         self.published = 0
 
@@ -63,15 +71,20 @@ class RedisBus:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
         self._listeners.clear()
+        self._publisher.close()
         with contextlib.suppress(Exception):
             await self._redis.aclose()
 
     async def publish(self, table_id: str, message: str) -> None:
         try:
-            await self._redis.publish(self._table_channel(table_id), message)
+            await self._publisher.publish(self._table_channel(table_id), message)
             self.published += 1
         except Exception:  # a lost hint; the periodic resync repairs it
             log.warning("redis publish failed for table %s", table_id, exc_info=True)
+
+    def ignore_own(self, prefix: str) -> None:
+        """Messages beginning with `prefix` are this process's own: drop them unread."""
+        self._own = prefix.encode()
 
     def _table_channel(self, table_id: str) -> str:
         return f"{self.channel}:{table_id}"
@@ -83,8 +96,8 @@ class RedisBus:
         if self._watched[table_id] == 1:
             self._confirmed[channel] = asyncio.Event()
             try:
-                async with self._subscribing:
-                    await self._pubsub.subscribe(channel)
+                assert self._subscriber is not None
+                self._subscriber.subscribe(channel)
             except Exception:  # noqa: BLE001 - Redis away: resubscribed with a resync later
                 return
         confirmed = self._confirmed.get(channel)
@@ -101,8 +114,8 @@ class RedisBus:
         channel = self._table_channel(table_id)
         self._confirmed.pop(channel, None)
         with contextlib.suppress(Exception):
-            async with self._subscribing:
-                await self._pubsub.unsubscribe(channel)
+            assert self._subscriber is not None
+            self._subscriber.unsubscribe(channel)
 
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)
@@ -114,54 +127,54 @@ class RedisBus:
         """Call `callback` after the subscription was lost and made again."""
         self._reconnects.append(callback)
 
+    def _subscribed(self, channel: str) -> None:
+        confirmed = self._confirmed.get(channel)
+        if confirmed is not None:
+            confirmed.set()
+
     async def _listen(self) -> None:
         backoff = 0.2
         first = True
+        prefix = self.channel + ":"
         while True:
-            pubsub = self._redis.pubsub()
+            subscriber = Subscriber(lambda: self._own, self._subscribed)
             try:
+                await self._address.connect(subscriber)
                 # The prefix channel itself keeps the subscription open when no table is
-                # watched (redis-py stops listening without one).
-                async with self._subscribing:  # a watch() meanwhile waits, then uses this one
-                    self._pubsub = pubsub
-                    channels = [self.channel, *map(self._table_channel, self._watched)]
-                    for channel in channels[1:]:
-                        self._confirmed.setdefault(channel, asyncio.Event())
-                    await pubsub.subscribe(*channels)
+                # watched; every watched table's channel is subscribed again.
+                self._subscriber = subscriber
+                watched = list(map(self._table_channel, self._watched))
+                for channel in watched:
+                    self._confirmed.setdefault(channel, asyncio.Event())
+                subscriber.subscribe(self.channel, *watched)
                 self._ready.set()
                 backoff = 0.2
                 if not first:
                     for callback in list(self._reconnects):
                         await callback()
                 first = False
-                prefix = self.channel + ":"
-                async for item in pubsub.listen():
-                    kind = item.get("type")
-                    channel = item.get("channel")
-                    channel = channel.decode() if isinstance(channel, bytes) else str(channel)
-                    if kind == "subscribe":
-                        confirmed = self._confirmed.get(channel)
-                        if confirmed is not None:
-                            confirmed.set()
-                        continue
-                    if kind != "message" or not channel.startswith(prefix):
-                        continue
-                    data = item["data"]
-                    message = data.decode() if isinstance(data, bytes) else str(data)
-                    table_id = channel[len(prefix) :]
-                    self.received += 1
-                    for listener in list(self._listeners):
-                        try:
-                            await listener(table_id, message)
-                        except Exception:
-                            log.exception("bus listener failed for table %s", table_id)
+                while True:
+                    await subscriber.wake.wait()
+                    subscriber.wake.clear()
+                    while subscriber.heard:
+                        raw_channel, data = subscriber.heard.popleft()
+                        channel = raw_channel.decode()
+                        if not channel.startswith(prefix):
+                            continue
+                        table_id = channel[len(prefix) :]
+                        self.received += 1
+                        for listener in list(self._listeners):
+                            try:
+                                await listener(table_id, data.decode())
+                            except Exception:
+                                log.exception("bus listener failed for table %s", table_id)
+                    if subscriber.lost is not None:
+                        raise subscriber.lost
             except asyncio.CancelledError:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                subscriber.close()
                 raise
             except Exception:  # Redis went away: resubscribe with backoff
                 log.warning("redis subscription lost; reconnecting", exc_info=True)
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                subscriber.close()
                 await asyncio.sleep(backoff)
                 backoff = min(5.0, backoff * 2)

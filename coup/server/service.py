@@ -101,6 +101,9 @@ class TableService:
             await db.forget_others(self.store, self.process)
         await db.heartbeat(self.store, self.process, now)
         self.bus.listen(self.catchup.hear)
+        ignore_own = getattr(self.bus, "ignore_own", None)
+        if ignore_own is not None:  # our own messages, heard back: dropped unread
+            ignore_own(self.process + " ")
         hook = getattr(self.bus, "on_reconnect", None)
         if hook is not None:
             hook(self.catchup.resync)

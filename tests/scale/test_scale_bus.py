@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from coup.bus.redis import RedisBus
+from coup.bus.resp import Subscriber
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -103,8 +104,8 @@ async def test_after_losing_redis_a_process_hears_its_tables_again(buses) -> Non
         resynced.set()
 
     hearer.on_reconnect(resync)
-    writer = hearer._pubsub.connection._writer
-    port = writer.get_extra_info("sockname")[1]
+    assert hearer._subscriber is not None and hearer._subscriber.transport is not None
+    port = hearer._subscriber.transport.get_extra_info("sockname")[1]
     await sender._redis.execute_command("CLIENT", "KILL", "ADDR", f"127.0.0.1:{port}")
     await asyncio.wait_for(resynced.wait(), 10)  # resubscribed, then told to resync
     await _subscribers_become(sender, "table-e", 1)
@@ -127,3 +128,40 @@ async def test_many_sockets_connecting_at_once_all_get_their_tables(buses) -> No
         await sender.publish(t, "p1 1")
     await _settle(heard, len(tables))
     assert sorted(t for t, _ in heard) == sorted(tables)
+
+
+async def test_a_process_drops_its_own_messages_unread_and_hears_the_others(buses) -> None:
+    """With a table's sockets on one process, it is the only one watching the table and
+    hears each of its own messages back: those are dropped as they are read."""
+    sender, hearer, heard = buses
+    hearer.ignore_own("p2 ")
+    await hearer.watch("table-f")
+    await hearer.publish("table-f", "p2 5 {}")  # its own
+    await sender.publish("table-f", "p1 6")
+    await hearer.publish("table-f", "p2 7")
+    await sender.publish("table-f", 'p1 8 {"x": "\u00e9"}')
+    await _settle(heard, 2)
+    await asyncio.sleep(0.1)
+    assert heard == [("table-f", "p1 6"), ("table-f", 'p1 8 {"x": "\u00e9"}')]
+    assert hearer._subscriber is not None and hearer._subscriber.dropped == 2
+
+
+def test_what_redis_pushes_is_read_whole_however_the_bytes_arrive() -> None:
+    confirmed: list[str] = []
+    subscriber = Subscriber(lambda: b"me ", confirmed.append)
+    subscriber._unanswered = {"c:t": 2}  # two SUBSCRIBEs sent (watch, unwatch, watch)
+    stream = (
+        b"*3\r\n$9\r\nsubscribe\r\n$3\r\nc:t\r\n:1\r\n"
+        b"*3\r\n$11\r\nunsubscribe\r\n$3\r\nc:t\r\n:0\r\n"
+        b"*3\r\n$9\r\nsubscribe\r\n$3\r\nc:t\r\n:1\r\n"
+        b"*3\r\n$7\r\nmessage\r\n$3\r\nc:t\r\n$6\r\nme 1 2\r\n"
+        b"*3\r\n$7\r\nmessage\r\n$3\r\nc:t\r\n$9\r\nyou 3\r\n{}\r\n"
+    )
+    for size in (1, 2, 7, len(stream)):
+        confirmed.clear()
+        subscriber._unanswered = {"c:t": 2}
+        subscriber.heard.clear()
+        for i in range(0, len(stream), size):
+            subscriber.data_received(stream[i : i + size])
+        assert confirmed == ["c:t"]  # once the last SUBSCRIBE is answered, not the first
+        assert list(subscriber.heard) == [(b"c:t", b"you 3\r\n{}")]
