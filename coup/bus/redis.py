@@ -71,7 +71,7 @@ class RedisBus:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
         self._listeners.clear()
-        self._publisher.close()
+        await self._publisher.close()
         with contextlib.suppress(Exception):
             await self._redis.aclose()
 

@@ -118,7 +118,8 @@ class Publisher(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self._connecting = asyncio.Lock()
         self._buffer = b""
-        self.replies = 0  # replies read (AUTH's included)
+        self.sent = 0  # commands written (AUTH's included)
+        self.replies = 0  # replies read
 
     async def publish(self, channel: str, message: str) -> None:
         transport = self.transport
@@ -127,8 +128,11 @@ class Publisher(asyncio.Protocol):
                 transport = self.transport
                 if transport is None or transport.is_closing():
                     self._buffer = b""
+                    self.replies = self.sent  # what the lost connection owed is not coming
                     transport = await self.address.connect(self)
+                    self.sent += self.address.auth is not None
         transport.write(command(b"PUBLISH", channel.encode(), message.encode()))
+        self.sent += 1
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's are not subclasses
@@ -146,7 +150,13 @@ class Publisher(asyncio.Protocol):
             at = end + 2
         self._buffer = buffer[at:]
 
-    def close(self) -> None:
+    async def close(self, timeout: float = 1.0) -> None:
+        """Close once Redis answered what was written (a process stopping says it left,
+        and the others should hear it), or after `timeout` seconds."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + timeout
+        while self.transport is not None and self.replies < self.sent and loop.time() < until:
+            await asyncio.sleep(0.01)
         if self.transport is not None:
             self.transport.close()
 

@@ -165,3 +165,28 @@ def test_what_redis_pushes_is_read_whole_however_the_bytes_arrive() -> None:
             subscriber.data_received(stream[i : i + size])
         assert confirmed == ["c:t"]  # once the last SUBSCRIBE is answered, not the first
         assert list(subscriber.heard) == [(b"c:t", b"you 3\r\n{}")]
+
+
+async def test_what_a_stopping_process_published_last_is_still_heard(bus: str) -> None:
+    """Publishes are written without waiting for Redis's reply; closing the bus waits
+    for the replies, so that a stopping process's last messages (it left) get out."""
+    hearer = RedisBus(bus)
+    heard: list[tuple[str, str]] = []
+
+    async def listener(table_id: str, message: str) -> None:
+        heard.append((table_id, message))
+
+    hearer.listen(listener)
+    await hearer.start()
+    try:
+        await hearer.watch("table-g")
+        sender = RedisBus(bus)
+        await sender.start()
+        for i in range(200):
+            await sender.publish("table-g", f"p1 left {i}")
+        await sender.close()
+        assert sender._publisher.replies == sender._publisher.sent == 200
+        await _settle(heard, 200)
+        assert [m for _, m in heard] == [f"p1 left {i}" for i in range(200)]
+    finally:
+        await hearer.close()
