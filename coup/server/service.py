@@ -380,13 +380,14 @@ class TableService:
                     f"version {version}",
                 )
             state = run.state.clone()
+            start = len(state.history)
             try:
                 state.play(seat, move)
             except coup.InvalidMoveError as exc:
                 raise ProtocolError("invalid_move", str(exc)) from None
             except ValueError as exc:
                 raise ProtocolError("illegal_move", str(exc)) from None
-            new_moves = state.record()["moves"][run.seq :]
+            new_moves = games.moves_since(state, start)
             now = now_ms()
             step = len(run.state.view(None)["history"]) if timeout else None
             events = [

@@ -128,7 +128,7 @@ class GameRun:
     def idle(self, seat: int | None) -> bool:
         """The clock played this game seat's last move: its player let a deadline pass
         and has not moved since."""
-        if seat is None:
+        if seat is None or not self.timeouts:  # no timeouts: nobody idle, nothing to scan
             return False
         last = next((i for i in range(self.seq - 1, -1, -1) if self.moves[i]["seat"] == seat), None)
         return last is not None and any(
