@@ -65,11 +65,11 @@ def commitment(seed: int | str) -> str:
     return hashlib.sha256(str(seed).encode()).hexdigest()
 
 
-def write_record(s: State) -> Record:
-    if s.determinized:
-        raise ValueError("a determinized copy is a guess, not a game: it has no record")
+def record_moves(history: list[Any], start: int = 0) -> list[dict[str, Any]]:
+    """The record's moves for the history entries from `start` on (`start` where a
+    player's own move begins): forced moves that follow a move carry their draws on it."""
     moves: list[dict[str, Any]] = []
-    for seat, move, forced, draws, _out, _aud in s.history:
+    for seat, move, forced, draws, _out, _aud in history[start:]:
         if forced:
             if draws and moves:
                 moves[-1].setdefault("draw", []).extend(draws)
@@ -78,13 +78,19 @@ def write_record(s: State) -> Record:
         if draws:
             entry["draw"] = list(draws)
         moves.append(entry)
+    return moves
+
+
+def write_record(s: State) -> Record:
+    if s.determinized:
+        raise ValueError("a determinized copy is a guess, not a game: it has no record")
     return {
         "format": FORMAT,
         "players": list(s.names),
         "settings": s.settings.as_dict(),
         "deal": s.deal.as_dict(),
         "seed": seed_as_written(s.seed),
-        "moves": moves,
+        "moves": record_moves(s.history),
     }
 
 

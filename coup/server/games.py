@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import coup
 from coup.bots.window import SeatWindow
+from coup.rules.records import record_moves
 from coup.server.protocol import ProtocolError
 from coup.server.table import GameRun, Seat, Table
 
@@ -65,20 +66,9 @@ def people(table: Table, run: GameRun) -> list[int]:
 
 def moves_since(state: Any, start: int) -> list[dict[str, Any]]:
     """The record's moves (`state.record()["moves"]`) for the history entries from
-    `start` on, when `start` is where a player's own move begins (forced moves that
-    follow it carry their draws on it, as in `coup.rules.records`): a move's new record
+    `start` on, when `start` is where a player's own move begins: a move's new record
     entries without writing the whole game's record again."""
-    moves: list[dict[str, Any]] = []
-    for seat, move, forced, draws, _out, _audience in state.history[start:]:
-        if forced:
-            if draws and moves:
-                moves[-1].setdefault("draw", []).extend(draws)
-            continue
-        entry: dict[str, Any] = {"seat": seat, "move": str(move)}
-        if draws:
-            entry["draw"] = list(draws)
-        moves.append(entry)
-    return moves
+    return record_moves(state.history, start)
 
 
 def event_move(row: dict[str, Any]) -> dict[str, Any]:
