@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 import coup
 from coup.bots.window import SeatWindow
-from coup.rules.records import record_moves
 from coup.server.protocol import ProtocolError
 from coup.server.table import GameRun, Seat, Table
 
@@ -62,13 +61,6 @@ def people(table: Table, run: GameRun) -> list[int]:
         if sitter is not None and sitter.kind == "human":
             out.append(seat)
     return out
-
-
-def moves_since(state: Any, start: int) -> list[dict[str, Any]]:
-    """The record's moves (`state.record()["moves"]`) for the history entries from
-    `start` on, when `start` is where a player's own move begins: a move's new record
-    entries without writing the whole game's record again."""
-    return record_moves(state.history, start)
 
 
 def event_move(row: dict[str, Any]) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 import coup
 from coup.bus import Bus
+from coup.rules.records import record_moves
 from coup.server import bus_message, games, timers
 from coup.server.catchup import CatchUp, retried
 from coup.server.clock import ClaimClock, Clock, TableClocks
@@ -387,7 +388,7 @@ class TableService:
                 raise ProtocolError("invalid_move", str(exc)) from None
             except ValueError as exc:
                 raise ProtocolError("illegal_move", str(exc)) from None
-            new_moves = games.moves_since(state, start)
+            new_moves = record_moves(state.history, start)
             now = now_ms()
             step = len(run.state.view(None)["history"]) if timeout else None
             events = [

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import coup
-from coup.server.games import moves_since
+from coup.rules.records import record_moves
 
 
 def test_the_new_moves_are_the_end_of_the_record_at_every_move_of_whole_games() -> None:
@@ -20,7 +20,7 @@ def test_the_new_moves_are_the_end_of_the_record_at_every_move_of_whole_games() 
             start = len(state.history)
             seat = state.waiting[0]
             state.play(seat, rng.choice(state.legal(seat)))
-            new = moves_since(state, start)
+            new = record_moves(state.history, start)
             assert new == state.record()["moves"][before:]
             checked += 1
             drawn += any("draw" in m for m in new)
