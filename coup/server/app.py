@@ -40,7 +40,8 @@ from coup.server.protocol import (
     parse_message,
 )
 from coup.server.review import routes as review_routes
-from coup.server.service import SPECTATOR_CAP, TableService
+from coup.server.service import TableService
+from coup.server.spectators import CAP as SPECTATOR_CAP
 from coup.server.table import Table
 from coup.server.views import table_info
 from coup.store import open_store

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import itertools
 import logging
 import os
 import secrets
@@ -32,23 +31,18 @@ from typing import Any, TypeVar
 import coup
 from coup.bus import Bus
 from coup.rules.records import record_moves
-from coup.server import bus_message, games, timers
+from coup.server import games, timers
 from coup.server.catchup import CatchUp, retried
+from coup.server.chat import Chat
 from coup.server.clock import ClaimClock, Clock, TableClocks
 from coup.server.coach import SEED as COACH_SEED
 from coup.server.hub import Hub
 from coup.server.presence import Presence
-from coup.server.protocol import (
-    CHAT_BURST,
-    CHAT_RATE,
-    ProtocolError,
-    RateLimit,
-    clean_chat,
-    clean_name,
-    now_ms,
-)
+from coup.server.protocol import ProtocolError, RateLimit, clean_name, now_ms
 from coup.server.settings import DEFAULTS, REACTION_PHASES, merge
-from coup.server.table import WATCHING, Deadline, GameRun, Table, chat_line, new_table_id
+from coup.server.spectators import CAP as SPECTATOR_CAP
+from coup.server.spectators import Spectators
+from coup.server.table import Deadline, GameRun, Table, new_table_id
 from coup.server.views import view_message, view_texts
 from coup.server.wire import text_frame
 from coup.store import SqlStore
@@ -58,7 +52,6 @@ from coup.store.reviews import queued_rows
 log = logging.getLogger("coup.server")
 T = TypeVar("T")
 IDLE_EVICT = 600.0  # seconds
-SPECTATOR_CAP = 100  # spectators per table, over every process (`coup serve --spectators`)
 
 
 class TableService:
@@ -73,14 +66,12 @@ class TableService:
         spectator_cap: int = SPECTATOR_CAP,
     ) -> None:
         self.store = store
-        self.spectator_cap = spectator_cap
         self.bus = bus
         self.hub = hub
         self.bot_delay = bot_delay
         self.away_seconds = away_seconds
         store.check_versions = True
         self.process = secrets.token_hex(8)  # this process, in bus messages and presence rows
-        self._counts = itertools.count(1)  # numbers this process's spectator counts
         self.tables: dict[str, Table] = {}
         self.closing = False
         self._loading: dict[str, asyncio.Lock] = {}
@@ -93,6 +84,8 @@ class TableService:
         self.catchup = CatchUp(self)
         self.coach_woken: Callable[[], None] | None = None  # the coach's queue has work
         self.present = Presence(self)
+        self.talk = Chat(self)
+        self.watchers = Spectators(self, spectator_cap)
         self.clock: Clock = ClaimClock(self) if store.shared else TableClocks(self)
 
     # ---- lifecycle ------------------------------------------------------------------
@@ -226,27 +219,8 @@ class TableService:
             raise ProtocolError("not_host", "only the host may do that")
 
     async def chat(self, table: Table, member: str | None, text: str) -> None:
-        if table.seat_of(member) is None:
-            raise ProtocolError("not_seated", "only seated players may chat")
-        text = clean_chat(text)
-        limit = table.chat_limits.setdefault(str(member), RateLimit(CHAT_BURST, CHAT_RATE))
-        if not limit.allow():
-            raise ProtocolError("rate_limited", "chat: at most one message a second, please")
-        await self._post_chat(table, member, text)
-
-    @retried
-    async def _post_chat(self, table: Table, member: str | None, text: str) -> None:
-        async with table.lock:
-            seat = table.seat_of(member)  # again: the host may have moved them meanwhile
-            sitter = None if seat is None else table.seats[seat]
-            if seat is None or sitter is None:
-                raise ProtocolError("not_seated", "only seated players may chat")
-            version = table.version + 1
-            message = {"seat": seat, "name": sitter.name, "text": text, "at": now_ms()}
-            chat_id = await self.store.add_chat(table.id, message, version=version)
-            table.chat.append({"id": chat_id, **message})
-            table.version = version
-        await self.changed(table)
+        """A seated player's chat line (`chat.py`)."""
+        await self.talk.player(table, member, text)
 
     @retried
     async def seats_in_game(self, table: Table, op: Callable[[Table], None]) -> None:
@@ -274,26 +248,8 @@ class TableService:
         await self.changed(table)
 
     async def watcher_chat(self, table: Table, name: Any, text: str, limit: RateLimit) -> None:
-        """A spectator's chat line, marked as watching, if the host allows it."""
-        if not table.settings.get("spectator_chat", True):
-            raise ProtocolError("chat_off", "the host turned spectator chat off")
-        name = clean_name(name)
-        text = clean_chat(text)
-        if not limit.allow():
-            raise ProtocolError("rate_limited", "chat: at most one message a second, please")
-        await self._post_watcher_chat(table, name, text)
-
-    @retried
-    async def _post_watcher_chat(self, table: Table, name: str, text: str) -> None:
-        async with table.lock:
-            if not table.settings.get("spectator_chat", True):
-                raise ProtocolError("chat_off", "the host turned spectator chat off")
-            version = table.version + 1
-            stored = {"seat": WATCHING, "name": name, "text": text, "at": now_ms()}
-            chat_id = await self.store.add_chat(table.id, stored, version=version)
-            table.chat.append(chat_line({"id": chat_id, **stored}))
-            table.version = version
-        await self.changed(table)
+        """A spectator's chat line, marked as watching, if the host allows it (`chat.py`)."""
+        await self.talk.watcher(table, name, text, limit)
 
     async def presence(self, table: Table, member: str, delta: int) -> None:
         """A player connection opened (+1) or closed (-1) here (`presence.py`)."""
@@ -490,44 +446,14 @@ class TableService:
     def view_for(self, table: Table, member: str | None) -> dict[str, Any]:
         return view_message(table, member, spectators=self.spectators_of(table))
 
-    # ---- spectators ---------------------------------------------------------------------
+    # ---- spectators (`spectators.py`) -----------------------------------------------------
     def spectators_of(self, table: Table) -> int:
-        """Spectators of the table: this process's connections without a seat, plus
-        those the other processes last said they hold."""
-        return self.local_spectators(table) + table.watching.total()
-
-    def local_spectators(self, table: Table) -> int:
-        return self.hub.spectators(table.id, table.holders())
+        return self.watchers.of(table)
 
     def counted_spectators(self, table: Table) -> tuple[int, int]:
-        """This process's spectators of the table and the number of this count (later
-        counts have higher numbers; the others keep the latest they hear)."""
-        return self.local_spectators(table), next(self._counts)
+        return self.watchers.counted(table)
 
     async def spectators(self, table: Table, *, joining: bool = False) -> None:
-        """A spectator connection was added to the hub here (`joining`: refused with
-        `spectators_full`, and not counted, when that makes more than `spectator_cap`
-        over every process; the caller then removes it) or one closed: this process's
-        count is stored and every live process's is read."""
-        async with table.lock:  # one count at a time, stored in order
-            local, seq = self.counted_spectators(table)
-            await self._store_watchers(table, local)
-            full = joining and table.watching.total() + local > self.spectator_cap
-            if full:
-                local, seq = local - 1, next(self._counts)
-                await self._store_watchers(table, local)
-        if not self.closing:  # numbered: a message overtaken by a later count is ignored
-            await self.bus.publish(table.id, bus_message.watchers(self.process, local, seq))
-        if full:
-            raise ProtocolError(
-                "spectators_full",
-                f"this table has {self.spectator_cap} spectators, as many as it takes; "
-                "try again later",
-            )
-
-    async def _store_watchers(self, table: Table, local: int) -> None:
-        mark = table.watching.mark()
-        counts = await db.set_watchers(
-            self.store, table.id, self.process, local, now=now_ms(), dead_after=db.DEAD_AFTER
-        )
-        table.watching.stored(counts, mark, self.process)
+        """A spectator connection was added here (`joining`: refused with `spectators_full`
+        over the cap) or one closed."""
+        await self.watchers.changed(table, joining=joining)
