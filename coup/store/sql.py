@@ -117,12 +117,11 @@ class SqlStore:
         """Several server processes may write this database at once (PostgreSQL)."""
         return not self.sqlite
 
-    async def _run(self, fn: Callable[[Connection], T], *, inline: bool = False) -> T:
+    async def _run(self, fn: Callable[[Connection], T]) -> T:
         """Run `fn` in one transaction; commit if it returns, roll back if it raises.
-        SQLite: on the store's thread, or with `inline` (a move) on this one when that
-        thread is idle (coup/store/sqlite_thread.py)."""
+        SQLite: on the store's thread (a move on this one: coup/store/sqlite_thread.py)."""
         if self._thread is not None:
-            return await self._thread.run(fn, inline=inline)
+            return await self._thread.run(fn)
         assert self.engine is not None
         if self.sqlite:  # aiosqlite: one writer at a time, without waiting on file locks
             async with self._write_lock, self.engine.begin() as aconn:
@@ -144,6 +143,7 @@ class SqlStore:
             await self.engine.dispose()
         if self.sync_engine is not None:
             assert self._thread is not None
+            self._thread.close_mover()
             await self._thread.call(self.sync_engine.dispose)
             self._thread.shutdown()
 
@@ -235,9 +235,9 @@ class SqlStore:
                 raise Conflict(f"table {table_id} is past version {version - 1}")
             return
 
-        if self.one_statement and self.sync_engine is not None and not finish:
+        if self.one_statement and self._thread is not None and not finish:
 
-            def driver(conn: Connection) -> None:
+            def driver(conn: sqlite3.Connection) -> None:
                 if not sqlite_move.append(
                     conn, table_id, events, version=version, deadlines=deadlines,
                     checked=self.check_versions,
@@ -245,7 +245,7 @@ class SqlStore:
                     raise Conflict(f"table {table_id} is past version {version - 1}")
 
             try:
-                await self._run(driver, inline=True)
+                await self._thread.write(driver)
             except (IntegrityError, sqlite3.IntegrityError) as exc:
                 raise Conflict(str(exc)) from exc
             return

@@ -6,9 +6,15 @@ write itself: handing the work over and back (a futex wake of the thread, the GI
 passed twice, the loop woken through its self-pipe, futures chained) took about as
 much CPU as the move's statements. So a move (`SqlStore.append_events`, the driver's
 cursor, `sqlite_move.py`) is written on the loop's thread when the store thread has
-nothing queued or running; then no other transaction of this process can be open, so
-it never waits on a lock of its own process. Anything else, or a move while the thread
-is busy, goes through the thread as before, in order.
+nothing queued or running (`write`); then no other transaction of this process can be
+open, so it never waits on a lock of its own process. Anything else, or a move while
+the thread is busy, goes through the thread as before, in order.
+
+A move written on the loop's thread goes straight to the driver: one connection of
+the engine's pool is kept for it (its pragmas set as every connection's), and the
+transaction is the driver's own (`sqlite3` begins it at the first write; `commit`, or
+`rollback` if anything failed), without SQLAlchemy's connection and transaction
+objects around it, which cost as much CPU as the statements.
 
 What could still make the loop wait on the disk is SQLite's automatic checkpoint (it
 copies the WAL into the database file and syncs it, at the commit that fills 1,000
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -56,34 +63,81 @@ class SqliteThread:
         self._count_lock = threading.Lock()
         self._since_checkpoint = 0
         self.inline = 0  # transactions run on the loop's thread (for tests and benches)
+        self._mover: Any = None  # the pool connection kept for moves on the loop's thread
         event.listen(engine, "connect", _no_autocheckpoint)
 
     def _tx(self, fn: Callable[[Connection], T]) -> T:
         with self.engine.begin() as conn:
             return fn(conn)
 
-    def _done(self, _future: Future[Any]) -> None:  # finished, failed or cancelled
+    def _finished(self) -> None:
         with self._count_lock:
             self._pending -= 1
 
     def _submit(self, fn: Callable[[], T]) -> Future[T]:
+        """Queue `fn` on the thread. It counts as pending until it has run: the count
+        drops inside the job, before its result wakes the loop, so a write awaited
+        right after it sees the thread idle; a job cancelled before it ran drops it
+        when cancelled."""
         with self._count_lock:
             self._pending += 1
-        future = self.executor.submit(fn)
-        future.add_done_callback(self._done)
+
+        def job() -> T:
+            try:
+                return fn()
+            finally:
+                self._finished()
+
+        future = self.executor.submit(job)
+        future.add_done_callback(lambda f: self._finished() if f.cancelled() else None)
         return future
 
-    async def run(self, fn: Callable[[Connection], T], *, inline: bool = False) -> T:
-        """Run `fn` in one transaction: on this thread if `inline` and the store thread
-        is idle, else on the store thread."""
+    async def run(self, fn: Callable[[Connection], T]) -> T:
+        """Run `fn` in one transaction on the store thread."""
+        self._count()
+        return await asyncio.wrap_future(self._submit(lambda: self._tx(fn)))
+
+    async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn` on the driver's connection in one transaction: on this thread when
+        the store thread is idle, else on the store thread, in order."""
+        self._count()
+        if self._pending == 0:
+            self.inline += 1
+            return self._driver_tx(fn)
+        return await asyncio.wrap_future(self._submit(lambda: self._tx(self._driver(fn))))
+
+    @staticmethod
+    def _driver(fn: Callable[[sqlite3.Connection], T]) -> Callable[[Connection], T]:
+        """`fn` in a transaction of SQLAlchemy's (on the store thread)."""
+        return lambda conn: fn(conn.connection.driver_connection)  # type: ignore[arg-type]
+
+    def _count(self) -> None:
         self._since_checkpoint += 1
         if self._since_checkpoint >= self.checkpoint_every:
             self._since_checkpoint = 0
-            self._submit(self._checkpoint)  # queued first: this transaction waits for it
-        if inline and self._pending == 0:
-            self.inline += 1
-            return self._tx(fn)
-        return await asyncio.wrap_future(self._submit(lambda: self._tx(fn)))
+            self._submit(self._checkpoint)  # queued first: the next transaction waits for it
+
+    def _driver_tx(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        if self._mover is None:
+            self._mover = self.engine.raw_connection()
+        driver: sqlite3.Connection = self._mover.driver_connection
+        try:
+            result = fn(driver)
+            driver.commit()
+        except BaseException:
+            try:
+                driver.rollback()
+            except sqlite3.Error:  # a broken connection: the pool makes a new one next time
+                self._mover.invalidate()
+                self._mover = None
+            raise
+        return result
+
+    def close_mover(self) -> None:
+        """Give the kept connection back to the pool (before the engine is disposed)."""
+        if self._mover is not None:
+            self._mover.close()
+            self._mover = None
 
     def _checkpoint(self) -> None:
         try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -125,8 +126,10 @@ def _table(engine_url: str) -> SqliteThread:
 
 
 def _insert(n: int):  # type: ignore[no-untyped-def]
-    def fn(conn: Connection) -> None:
-        conn.execute(text("INSERT INTO t (n) VALUES (:n)"), {"n": n})
+    """A write on the driver's connection, as a move's (`SqliteThread.write`)."""
+
+    def fn(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO t (n) VALUES (?)", (n,))
 
     return fn
 
@@ -139,12 +142,12 @@ async def test_a_move_is_written_inline_only_while_the_store_thread_is_idle(
     tmp_path: Path,
 ) -> None:
     th = _table(f"sqlite:///{tmp_path / 'x.db'}")
-    await th.run(_insert(1), inline=True)
+    await th.write(_insert(1))
     assert th.inline == 1
     release = threading.Event()
     slow = asyncio.ensure_future(th.call(lambda: release.wait(10)))
     await asyncio.sleep(0.05)  # the thread is in the slow job
-    second = asyncio.ensure_future(th.run(_insert(2), inline=True))
+    second = asyncio.ensure_future(th.write(_insert(2)))
     await asyncio.sleep(0.05)
     assert th.inline == 1 and not second.done()  # queued behind the slow job, in order
     release.set()
@@ -154,14 +157,35 @@ async def test_a_move_is_written_inline_only_while_the_store_thread_is_idle(
     release.clear()
     slow = asyncio.ensure_future(th.call(lambda: release.wait(10)))
     await asyncio.sleep(0.05)
-    cancelled = asyncio.ensure_future(th.run(_insert(99)))
+    cancelled = asyncio.ensure_future(th.write(_insert(99)))
     await asyncio.sleep(0.05)
     cancelled.cancel()
+    await asyncio.sleep(0.05)  # the cancel reaches the queued job before the thread frees
     release.set()
     await slow
-    await th.run(_insert(3), inline=True)
+    await th.write(_insert(3))
     assert th.inline == 2
     assert await th.run(_rows) == [1, 2, 3]
+    th.shutdown()
+
+
+async def test_a_move_that_fails_on_the_loops_thread_leaves_nothing_written(
+    tmp_path: Path,
+) -> None:
+    """The driver's transaction on the kept connection: a write that raises half-way is
+    rolled back, a later one commits, and another connection sees exactly that."""
+    th = _table(f"sqlite:///{tmp_path / 'x.db'}")
+
+    def half(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO t (n) VALUES (1)")
+        raise RuntimeError("refused after the first statement")
+
+    with pytest.raises(RuntimeError):
+        await th.write(half)
+    await th.write(_insert(2))
+    assert th.inline == 2
+    assert await th.run(_rows) == [2]  # read on the store thread's own connection
+    th.close_mover()
     th.shutdown()
 
 
@@ -177,7 +201,7 @@ async def test_the_store_thread_checkpoints_instead_of_the_commits(tmp_path: Pat
 
     th._checkpoint = counted  # type: ignore[method-assign]
     for n in range(7):
-        await th.run(_insert(n), inline=True)
+        await th.write(_insert(n))
     await th.call(lambda: None)  # whatever was queued ran
     assert len(done) == 2
     auto = await th.run(lambda conn: conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar())
@@ -196,7 +220,7 @@ async def test_the_sqlite_store_writes_moves_inline_and_never_checkpoints_in_a_c
         )
         assert auto == 0
         assert store._thread is not None and store._thread.inline == 0
-        await store._run(lambda conn: None, inline=True)
+        await store._thread.write(lambda conn: None)
         assert store._thread.inline == 1
     finally:
         await store.close()
