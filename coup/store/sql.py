@@ -119,7 +119,8 @@ class SqlStore:
 
     async def _run(self, fn: Callable[[Connection], T]) -> T:
         """Run `fn` in one transaction; commit if it returns, roll back if it raises.
-        SQLite: on the store's thread (a move on this one: coup/store/sqlite_thread.py)."""
+        SQLite: on the store's thread (`append_events` writes a move on the loop's own
+        thread when that one is idle: coup/store/sqlite_thread.py)."""
         if self._thread is not None:
             return await self._thread.run(fn)
         assert self.engine is not None
