@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from browser_driver import state, wait_for
+from browser_driver import create_table, state, wait_for
 from playwright.sync_api import Browser, Page
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
@@ -30,6 +30,16 @@ def play_now(page: Page, base: str, name: str, seats: int) -> str:
     page.click("#play-now")
     page.wait_for_selector(".board .me", timeout=20000)
     return page.url
+
+
+def start_draft(page: Page, base: str, name: str = "Mahshid") -> None:
+    """A two-seat table with the Inquisitor and a bot, started: the two-player draft."""
+    create_table(page, base, name, seats=2)
+    page.click(".seg.c-inquisitor")
+    page.locator("button.add-bot").first.click()
+    wait_for(lambda: state(page)["table"]["seats"][1], what="bot seated")
+    page.click("#start")
+    wait_for(lambda: (state(page)["game"] or {}).get("phase") == "draft", what="draft")
 
 
 def decision(page: Page, timeout: float = 30.0) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from browser_checks import start_draft
 from browser_driver import CHROMIUM, CHROMIUM_ARGS, Shots, click, create_table, state, wait_for
 from browser_flow import open_pages, play
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -65,12 +66,7 @@ def timed_table(browser: Browser, base: str, shots: Shots, viewport: dict[str, i
 def draft_table(browser: Browser, base: str, shots: Shots, viewport: dict[str, int]) -> None:
     """Two seats, Inquisitor variant, draft on: the draft pick and the Inquisitor's actions."""
     page = browser.new_context(viewport=viewport, locale="en-US").new_page()
-    create_table(page, base, "Mahshid", seats=2)
-    page.click(".seg.c-inquisitor")
-    page.locator("button.add-bot").first.click()
-    wait_for(lambda: state(page)["table"]["seats"][1], what="bot seated")
-    page.click("#start")
-    wait_for(lambda: (state(page)["game"] or {}).get("phase") == "draft", what="draft")
+    start_draft(page, base)
     wait_for(lambda: state(page)["game"]["legal"], what="draft choice")
     shots.take(page, "game-draft")
     page.click('.decision [data-move="draft inquisitor"]')

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_checks import play_now
-from browser_driver import click, create_table, state, wait_for
+from browser_checks import play_now, start_draft
+from browser_driver import click, state
 
 pytestmark = pytest.mark.browser
 
@@ -43,12 +43,7 @@ NAMES = [
 @pytest.mark.parametrize("locale", ["en-US", "ro-RO"])
 def test_draft_card_names_in_full_on_a_phone(browser: Any, server: str, locale: str) -> None:
     page = browser.new_context(viewport={"width": 320, "height": 568}, locale=locale).new_page()
-    create_table(page, server, "Mahshid", seats=2)
-    page.click(".seg.c-inquisitor")
-    page.locator("button.add-bot").first.click()
-    wait_for(lambda: state(page)["table"]["seats"][1], what="bot seated")
-    page.click("#start")
-    wait_for(lambda: (state(page)["game"] or {}).get("phase") == "draft", what="draft")
+    start_draft(page, server)
     page.wait_for_selector(".decision .card-pick .card")
     problems = []
     for width, height in [(320, 568), (360, 740)]:
