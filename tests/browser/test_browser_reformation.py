@@ -19,6 +19,11 @@ DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 
 
+# Seconds after which a decision acted on whose view has not moved on is tried again (a
+# click can miss when the panel is drawn anew under it; the game would wait for ever).
+RETRY = 8.0
+
+
 def _create(page: Page, base: str) -> str:
     page.goto(base + "/")
     page.fill("#home-name", "Sara")
@@ -44,7 +49,7 @@ class Steering:
         self.seats = [state(p)["you"]["seat"] for p in pages]  # type: ignore[index]
         self.converted = self.embezzled = False
         self.forbidden: dict[str, Any] | None = None
-        self.acted: dict[int, int] = {}
+        self.acted: dict[int, tuple[int, float]] = {}  # page -> (version, when) last acted on
 
     def step(self, i: int, page: Page, msg: dict[str, Any]) -> None:
         game = msg["game"]
@@ -56,6 +61,8 @@ class Steering:
             click(page, 'button[data-move="allegiance loyalist"]')
         elif phase == "action":
             self.shots.take(page, f"actions-{i}")
+            if page.locator('.decision button[data-move="cancel"]').count():
+                click(page, '.decision button[data-move="cancel"]')  # a try left a choice open
             if self.forbidden is None and "steal" in {m.split()[0] for m in legal}:
                 self._look_at_forbidden(page)  # then cancel, and decide below
                 time.sleep(0.1)
@@ -149,9 +156,12 @@ def test_a_reformation_table_in_the_browser(browser: Any, server: str) -> None:
             game = msg["game"] if msg else None
             if not game or game["over"] or not game["legal"]:
                 continue
-            if steer.acted.get(i) == msg["version"] or page.evaluate("() => window.coupApp.busy"):
+            tried = steer.acted.get(i)  # the same decision again only if nothing came of it
+            if tried and tried[0] == msg["version"] and time.monotonic() - tried[1] < RETRY:
                 continue
-            steer.acted[i] = msg["version"]
+            if page.evaluate("() => window.coupApp.busy"):
+                continue
+            steer.acted[i] = (msg["version"], time.monotonic())
             time.sleep(0.45)  # the new decision's click guard
             steer.step(i, page, msg)
         time.sleep(0.05)
