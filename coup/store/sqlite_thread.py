@@ -94,13 +94,13 @@ class SqliteThread:
 
     async def run(self, fn: Callable[[Connection], T]) -> T:
         """Run `fn` in one transaction on the store thread."""
-        self._count()
+        self._count_for_checkpoint()
         return await asyncio.wrap_future(self._submit(lambda: self._tx(fn)))
 
     async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run `fn` on the driver's connection in one transaction: on this thread when
         the store thread is idle, else on the store thread, in order."""
-        self._count()
+        self._count_for_checkpoint()
         if self._pending == 0:
             self.inline += 1
             return self._driver_tx(fn)
@@ -111,7 +111,8 @@ class SqliteThread:
         """`fn` in a transaction of SQLAlchemy's (on the store thread)."""
         return lambda conn: fn(conn.connection.driver_connection)  # type: ignore[arg-type]
 
-    def _count(self) -> None:
+    def _count_for_checkpoint(self) -> None:
+        """One more transaction; every `checkpoint_every`-th queues a checkpoint first."""
         self._since_checkpoint += 1
         if self._since_checkpoint >= self.checkpoint_every:
             self._since_checkpoint = 0
