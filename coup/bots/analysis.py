@@ -110,7 +110,8 @@ def analyse(state: State, seat: int, *, seed: int = 0, budget: int = DEFAULT_BUD
     now (sorted by seat, then character). ``budget`` counts playout steps; ``seed``
     fixes every random choice. Raises ValueError when ``seat`` has no decision now.
     """
-    from coup.bots.search import SearchBot, resample
+    from coup.bots.search import SearchBot
+    from coup.bots.worlds import resample
 
     if budget < 1:
         raise ValueError("budget must be at least 1 playout step")

@@ -8,10 +8,10 @@ For each decision it
    apart) and whom it attacks (its habit, and how often it hits back at whoever hit it or
    caught it bluffing, and doubts them: targeting.py) into how it plays in the playouts;
 2. samples worlds consistent with its view (`state.determinize`) and resamples them by
-   that belief, so a player who claimed the Duke usually holds one in the sampled worlds;
-   a challenge is searched only if the claim is a lie in 40% of those worlds and, at a
-   second look, of twelve times as many (``recheck``: the few worlds searched are worth
-   fewer independent ones, and swing);
+   that belief (worlds.py), so a player who claimed the Duke usually holds one in the
+   sampled worlds; a challenge is searched only if the claim is a lie in 40% of those
+   worlds and, at a second look, of twelve times as many (``recheck``: the few worlds
+   searched are worth fewer independent ones, and swing);
 3. plays every candidate move in the same worlds, finishing each game with a fast playout
    policy (`rollout.Playout`), and keeps the better half of the moves, round after round
    (successive halving), until one is left.
@@ -24,26 +24,17 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from coup.bots.heuristic import HeuristicBot
 from coup.bots.knowledge import Knowledge
 from coup.bots.rollout import Playout
 from coup.bots.targeting import Table, read_table
+from coup.bots.worlds import draft_prior, resample
 
 if TYPE_CHECKING:
     from coup import Move, State
 
-#: How often a character is the draft pick (of five), before seeing any play.
-DRAFT_PRIOR: dict[str, float] = {
-    "duke": 0.4,
-    "captain": 0.2,
-    "assassin": 0.2,
-    "contessa": 0.12,
-    "ambassador": 0.08,
-    "inquisitor": 0.08,
-}
 #: The budget per decision in playout steps (one engine move each): p95 ~55 ms of CPU here on
 #: the compiled rules core (~1.8x that on the pure one: docs/bench.md). 25,000 since
 #: 2026-12-01: twice 12,500 won more games at four players (docs/bots.md, the league).
@@ -270,34 +261,12 @@ class SearchBot:
         weights = []
         drafted = know.draft and know.other_picks > 0
         for world in pool:
-            weight = self.draft_prior(world, know) if drafted else 1.0
+            weight = draft_prior(world, know) if drafted else 1.0
             for other in opponents:
                 odds = self.odds.get(other, self.bluff_odds)
                 weight *= know.likelihood(other, world.hands[other], odds)
             weights.append(weight)
         return pool, weights
-
-    @staticmethod
-    def draft_prior(world: State, know: Knowledge) -> float:
-        """How likely the other players' draft picks in ``world`` are (people like Dukes)."""
-        cards: Counter[str] = Counter(world.court)
-        for seat in range(world.players):
-            cards.update(world.hands[seat])
-            cards.update(world.revealed[seat])
-        cards.update(world.drawn)
-        cards.subtract(know.characters)
-        cards.subtract(know.my_picks)
-        weight = 1.0
-        for character, count in cards.items():
-            if count <= 0:
-                continue
-            weight *= DRAFT_PRIOR.get(character, 0.1) ** count
-            # A pick stays in its drafter's hand until that hand draws from the Court.
-            for seat in know.opponents():
-                held = character in world.hands[seat] or character in world.revealed[seat]
-                if not held and not know.records[seat].redrawn:
-                    weight *= 0.02
-        return weight
 
     # -- search --------------------------------------------------------------------------
     def halving(
@@ -387,25 +356,3 @@ def share(game: State, seat: int) -> float:
             if other == seat:
                 mine = score
     return mine / total
-
-
-def resample(
-    pool: list[State], weights: list[float], count: int, rng: random.Random
-) -> list[State]:
-    """``count`` worlds from ``pool`` in proportion to ``weights`` (systematic resampling:
-    evenly spaced pointers into the weight mass)."""
-    total = sum(weights)
-    if total <= 0:
-        return pool[:count]
-    step = total / count
-    point = rng.random() * step
-    chosen: list[State] = []
-    acc = 0.0
-    for world, weight in zip(pool, weights, strict=True):
-        acc += weight
-        while point < acc and len(chosen) < count:
-            chosen.append(world)
-            point += step
-    while len(chosen) < count:
-        chosen.append(pool[-1])
-    return chosen
