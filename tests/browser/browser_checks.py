@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from browser_driver import create_table, state, wait_for
+from browser_driver import Shots, act, create_table, state, wait_for
 from playwright.sync_api import Browser, Page
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
@@ -40,6 +40,20 @@ def start_draft(page: Page, base: str, name: str = "Mahshid") -> None:
     wait_for(lambda: state(page)["table"]["seats"][1], what="bot seated")
     page.click("#start")
     wait_for(lambda: (state(page)["game"] or {}).get("phase") == "draft", what="draft")
+
+
+def finish_game(page: Page, shots: Shots, budget: float = 150.0) -> dict[str, Any]:
+    """Play this seat's decisions through the page (`browser_driver.act`: toward coups and
+    challenges) until the game is over; returns the last view."""
+    end = time.monotonic() + budget
+    while time.monotonic() < end:
+        msg = state(page)
+        if msg and msg["game"] and msg["game"]["over"]:
+            return msg
+        if msg and msg["game"] and msg["game"]["legal"] and not act(page, msg, shots):
+            page.wait_for_timeout(50)
+        page.wait_for_timeout(30)
+    raise AssertionError("the game did not finish")
 
 
 def decision(page: Page, timeout: float = 30.0) -> dict[str, Any]:

@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -18,25 +17,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from browser_checks import play_now
-from browser_driver import Shots, act, create_table, state, wait_for
+from browser_checks import finish_game, play_now
+from browser_driver import Shots, create_table, state, wait_for
 
 pytestmark = pytest.mark.browser
 GOLDEN = Path(__file__).parent.parent / "golden"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
-
-
-def finish_game(page: Any, shots: Shots, budget: float = 150.0) -> dict[str, Any]:
-    end = time.monotonic() + budget
-    while time.monotonic() < end:
-        msg = state(page)
-        if msg and msg["game"] and msg["game"]["over"]:
-            return msg
-        if msg and msg["game"] and msg["game"]["legal"] and not act(page, msg, shots):
-            page.wait_for_timeout(50)
-        page.wait_for_timeout(30)
-    raise AssertionError("the game did not finish")
 
 
 def counter(page: Any) -> str:
