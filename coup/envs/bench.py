@@ -18,6 +18,10 @@
 * ``pettingzoo_no_vector`` and ``gymnasium_no_vector``: ``pettingzoo_shared`` and
   ``gymnasium`` with the rules core writing the action mask only, no observation vector:
   what the adapters cost if the vector were free (a floor for any way of writing it);
+* ``gymnasium_vector``: 64 games against ``random`` bots in one vector environment
+  (`coup.envs.vector`), the driver choosing every game's action with one numpy operation;
+  ``gymnasium_sync_vector`` the same through Gymnasium's ``SyncVectorEnv`` over 64
+  `CoupEnv` (what a learner would use without it);
 
 and returns decisions per second for each. The three take turns in short slices and the
 rates are measured in CPU time of this process, so a busy machine slows them alike.
@@ -40,7 +44,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 import coup
+from coup.rules.stepper import SETTLE
 
 
 def _engine_runner(players: int, seed: int) -> Callable[[float], int]:
@@ -84,7 +91,16 @@ def _vector_free(env: Any) -> Any:
     def fill(seat: int) -> None:
         mask_view[:] = legal_mask.block(stepper.state, seat)
 
+    def step_random(me: int, action: int, rng: random.Random) -> int:  # Gymnasium's step
+        after: int = stepper.play(me, action)
+        if after < 0 and after != SETTLE:
+            return after
+        played: int = 1 + stepper.play_random(rng, me)
+        fill(me)
+        return played
+
     env._fill = fill
+    env._step_random = step_random
     return env
 
 
@@ -189,13 +205,56 @@ def _gymnasium_runner(
     return run
 
 
+def _given(game: Any) -> Callable[[], Any]:
+    """A maker of `game` itself, as ``SyncVectorEnv`` takes."""
+    return lambda: game
+
+
+def _vector_runner(
+    players: int, seed: int, envs: int = 64, sync: bool = False
+) -> Callable[[float], int]:
+    """`envs` games against random bots stepped together: the vector environment, or
+    with `sync` Gymnasium's own ``SyncVectorEnv`` over `CoupEnv` (what it replaces)."""
+    import gymnasium
+
+    from coup.envs.gymnasium import CoupEnv
+    from coup.envs.vector import CoupVectorEnv
+
+    if sync:
+        games = [CoupEnv(players, opponents="random") for _ in range(envs)]
+        vector: Any = gymnasium.vector.SyncVectorEnv([_given(game) for game in games])
+    else:
+        vector = CoupVectorEnv(envs, players, opponents="random")
+        games = vector.envs
+    _, infos = vector.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    masks = [infos["action_mask"]]
+
+    def decisions() -> int:
+        return sum(game.decisions for game in games) + getattr(vector, "_decisions", 0)
+
+    def run(until: float) -> int:
+        before = decisions()
+        clock = time.process_time
+        while clock() < until:
+            for _ in range(4):
+                # a uniformly random legal action in every game: the largest of random
+                # numbers where the mask allows
+                actions = (masks[0] * rng.random(masks[0].shape)).argmax(axis=1)
+                masks[0] = vector.step(actions)[4]["action_mask"]
+        return decisions() - before
+
+    return run
+
+
 def env_rates(
     players: int = 4, seconds: float = 1.0, seed: int = 0, slices: int = 10
 ) -> dict[str, float]:
     """Decisions per CPU second: ``engine``, ``pettingzoo``, ``pettingzoo_shared``
     (``copy=False``), ``pettingzoo_mask_only``, ``gymnasium``, ``pettingzoo_driver`` (the
     loop alone), ``pettingzoo_no_vector`` and ``gymnasium_no_vector`` (no observation
-    vector written), ``gymnasium_agent`` (agent steps only); about `seconds` CPU for each."""
+    vector written), ``gymnasium_vector`` and ``gymnasium_sync_vector`` (64 games at once),
+    ``gymnasium_agent`` (agent steps only); about `seconds` CPU for each."""
     agent_steps = [0]
     runners = {
         "engine": _engine_runner(players, seed),
@@ -206,6 +265,8 @@ def env_rates(
         "pettingzoo_driver": _driver_runner(players, seed),
         "pettingzoo_no_vector": _no_vector_runner(players, seed),
         "gymnasium_no_vector": _gymnasium_runner(players, seed, [0], vector=False),
+        "gymnasium_vector": _vector_runner(players, seed),
+        "gymnasium_sync_vector": _vector_runner(players, seed, sync=True),
     }
     done = dict.fromkeys(runners, 0)
     spent = dict.fromkeys(runners, 0.0)

@@ -99,6 +99,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
             self.encoder.features, self.actions._legal_mask, self.actions._moves, 2**62
         )
         self._play = self.stepper.play
+        self._step_random = self.stepper.step_random
         self._fill = self.stepper.fill
         self._obs = _frombuffer(self.stepper.obs, _FLOAT32)
         self._mask = _frombuffer(self.stepper.mask, _INT8)
@@ -109,6 +110,8 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         # given a seed (and at the first reset), and the rules core plays their moves
         self._all_random = all(spec == "random" for spec in self.opponents)
         self._random: random.Random | None = None
+        # per agent seat, the random bots of every other seat (made once per generator)
+        self._random_bots: dict[int, dict[int, Any]] = {}
         self.observation_space = spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32)
         self.action_space = spaces.Discrete(self.actions.size)
         self.state: coup.State | None = None
@@ -120,13 +123,18 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self.decisions = 0
 
     def _make_bots(self, seeded: bool) -> dict[int, Any]:
-        from coup import bots as bot_registry
-
         if self._all_random:  # the same bot in every other seat, its generator kept
             if seeded or self._random is None:
                 self._random = random.Random(int(self.np_random.integers(2**63)))
-            bot = RandomBot(rng=self._random)
-            return {(self.seat + k) % self.players: bot for k in range(1, self.players)}
+                self._random_bots.clear()
+            made = self._random_bots.get(self.seat)
+            if made is None:
+                bot = RandomBot(rng=self._random)
+                made = {(self.seat + k) % self.players: bot for k in range(1, self.players)}
+                self._random_bots[self.seat] = made
+            return made
+        from coup import bots as bot_registry
+
         made = {}
         for k, spec in enumerate(self.opponents, start=1):
             other = (self.seat + k) % self.players
@@ -144,47 +152,61 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         # one draw: the game's seed, and from it the agent's seat and the first player
         game_seed = int(self.np_random.integers(2**63))
         self.seat = self.fixed_seat if self.fixed_seat is not None else game_seed % n
-        self.state = coup.new_game(
+        self.state = state = coup.new_game(
             players=n,
             seed=game_seed,
             characters=self.characters,
             first=game_seed // n % n,
             **self.game,
         )
-        self.stepper.start(self.state)
+        self.stepper.start(state)
         self.bots = self._make_bots(seed is not None)
         self.steps = 0
         self._play_bots()
-        return self._observe(), self._info()
+        self._write()
+        return self._obs.copy(), {"action_mask": self._mask.copy(), "seat": self.seat}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        state = self._live()
+        state = self.state
+        if state is None:
+            raise RuntimeError("call reset() before using the environment")
         seat = self.seat
-        if state.over or not state.alive(seat):
+        if state.phase == "over" or not state.alive_flags[seat]:
             raise RuntimeError("the episode is over: call reset()")
         self.steps += 1
         index = int(action)
-        after = self._play(seat, index)  # the rules core: the move if it is legal
-        if after == OUTSIDE:
+        rng = self._random if self._all_random else None
+        if rng is not None:
+            # the rules core plays the move, the random bots' moves, and writes the buffers
+            played = self._step_random(seat, index, rng)
+        else:
+            played = self._play(seat, index)  # the rules core: the move if it is legal
+        if played == OUTSIDE:
             raise ValueError(f"action {index!r} is outside 0..{self._size - 1}")
-        if after == ILLEGAL:
+        if played == ILLEGAL:
             if self.illegal == "raise":
                 move, error = self.stepper.refusal(seat, index)
                 raise ValueError(f"action {index} ({move}) is not legal: {error}")
-            observation, info = self._observe(), self._info()
-            info["illegal"] = True
+            self._fresh()
+            info = {"action_mask": self._mask.copy(), "seat": seat, "illegal": True}
             truncated = self.steps >= self.max_steps
-            return observation, self.illegal_penalty, False, truncated, info
-        self.decisions += 1
-        self._play_bots()
+            return self._obs.copy(), self.illegal_penalty, False, truncated, info
+        if rng is not None:
+            self.decisions += played
+            self._filled = (state, len(state.history))
+        else:
+            self.decisions += 1
+            self._play_bots()
+            self._write()
         if self.render_mode == "human":
             self.render()
         reward = 0.0
-        terminated = state.over or not state.alive_flags[seat]
+        terminated = state.phase == "over" or not state.alive_flags[seat]
         if terminated:
             reward = 1.0 if state.winner == seat else -1.0
         truncated = not terminated and self.steps >= self.max_steps
-        return self._observe(), reward, terminated, truncated, self._info()
+        info = {"action_mask": self._mask.copy(), "seat": seat}
+        return self._obs.copy(), reward, terminated, truncated, info
 
     def _play_bots(self) -> None:
         """Let the bots move until the agent must decide or its game is over."""
@@ -201,6 +223,15 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
             state.play(seat, bots[seat].choose(state, seat))
             self.decisions += 1
 
+    def _attach(self, obs: memoryview, mask: memoryview) -> None:
+        """Write the observation and mask into `obs` and `mask` from now on (a row of
+        :class:`coup.envs.vector.CoupVectorEnv`'s buffers)."""
+        self.stepper.write_into(obs, mask)
+        self._obs = _frombuffer(obs, _FLOAT32)
+        self._mask = _frombuffer(mask, _INT8)
+        self._mask_bool = _frombuffer(mask, _BOOL)
+        self._filled = (None, -1)
+
     def _live(self) -> coup.State:
         if self.state is None:
             raise RuntimeError("call reset() before using the environment")
@@ -212,12 +243,8 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self._fill(self.seat)
         self._filled = (state, len(state.history))
 
-    def _observe(self) -> np.ndarray:
-        self._write()
-        return self._obs.copy()
-
     def _fresh(self) -> None:
-        """Bring the buffers up to the agent's position now, unless `_observe` just did."""
+        """Bring the buffers up to the agent's position now, unless a step just did."""
         state = self._live()
         filled, moves = self._filled
         if filled is not state or moves != len(state.history):
@@ -225,12 +252,11 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the agent's legal actions now (all False once its game is over)."""
-        self._fresh()
+        state = self.state
+        filled, moves = self._filled
+        if filled is not state or state is None or moves != len(state.history):
+            self._write()
         return self._mask_bool.copy()
-
-    def _info(self) -> dict[str, Any]:
-        self._fresh()
-        return {"action_mask": self._mask.copy(), "seat": self.seat}
 
     def view(self) -> dict[str, Any]:
         """The agent's view as a JSON-ready dict (for people and language-model agents)."""
@@ -245,4 +271,8 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
 
 
 if ENV_ID not in gym.registry:
-    gym.register(id=ENV_ID, entry_point="coup.envs.gymnasium:CoupEnv")
+    gym.register(
+        id=ENV_ID,
+        entry_point="coup.envs.gymnasium:CoupEnv",
+        vector_entry_point="coup.envs.vector:CoupVectorEnv",
+    )

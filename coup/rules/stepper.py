@@ -98,6 +98,16 @@ class Stepper:
         #: seats in the game when the adapter last settled (`SETTLE` when it changes)
         self.alive = 0
 
+    def write_into(self, obs: memoryview, mask: memoryview) -> None:
+        """Write observations into `obs` and masks into `mask` from now on (one row of a
+        vector environment's buffers, of the sizes of `self.obs` and `self.mask`)."""
+        if len(obs) != len(self.obs) or len(mask) != len(self.mask):
+            raise ValueError(
+                f"buffers of {len(obs)} and {len(mask)} bytes, "
+                f"not {len(self.obs)} and {len(self.mask)}"
+            )
+        self.obs_view, self.mask_view = obs, mask
+
     def start(self, state: State) -> None:
         """Step `state` from now on (a new game)."""
         self.state = state
@@ -163,8 +173,60 @@ class Stepper:
             count += 1
         return count
 
+    def step_random(self, me: int, action: int, rng: random.Random) -> int:
+        """One single-agent step against random bots: `play` integer `action` for seat
+        `me`, then `play_random` until `me` must decide again, is out or the game is over,
+        then `fill` `me`'s observation and mask. Returns the decisions played (the agent's
+        and the bots'), or `ILLEGAL` or `OUTSIDE` (nothing changed, nothing written)."""
+        after = self.play(me, action)
+        if after == ILLEGAL or after == OUTSIDE:
+            return after
+        played = 1 + self.play_random(rng, me)
+        self.fill(me)
+        return played
+
     def fill(self, seat: int) -> None:
         """Write `seat`'s observation and action mask into `obs` and `mask`."""
         s = self.state
         self.obs_view[:] = self.features.observe_bytes(s, seat)
         self.mask_view[:] = self.legal_mask.block(s, seat)
+
+
+#: `step_random_all` outcomes per game: the agent still in, its win, its loss.
+RUNNING: Final = 0
+WON: Final = 1
+LOST: Final = 2
+
+
+def step_random_all(
+    steppers: list[Stepper],
+    seats: list[int],
+    actions: list[int],
+    rngs: list[random.Random],
+    skip: bytes,
+    played: list[int],
+    outcome: bytearray,
+) -> int:
+    """`Stepper.step_random` for every game `i` whose `skip[i]` is 0 (a vector
+    environment's step): seat `seats[i]` plays `actions[i]`, the random bots (`rngs[i]`)
+    answer. `played[i]` gets what `step_random` returned, and `outcome[i]` `RUNNING`,
+    `WON` or `LOST` for the agent (unchanged where skipped or refused). Returns the
+    decisions played in all."""
+    total = 0
+    for i in range(len(steppers)):
+        if skip[i]:
+            continue
+        stepper = steppers[i]
+        me = seats[i]
+        count = stepper.step_random(me, actions[i], rngs[i])
+        played[i] = count
+        if count > 0:
+            total += count
+            s = stepper.state
+            if s.phase == "over":
+                outcome[i] = WON if s.winner == me else LOST
+            elif not s.alive_flags[me]:
+                outcome[i] = LOST
+            else:
+                outcome[i] = RUNNING
+    return total

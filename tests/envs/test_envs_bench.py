@@ -19,6 +19,8 @@ def test_every_runner_reports_a_rate() -> None:
         "pettingzoo_driver",
         "pettingzoo_no_vector",
         "gymnasium_no_vector",
+        "gymnasium_vector",
+        "gymnasium_sync_vector",
         "gymnasium_agent",
     }
     assert all(rate > 0 for rate in rates.values())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 import coup
 from coup.envs.actions import ActionSpace
@@ -94,3 +95,22 @@ def test_the_mask_written_by_fill_names_the_same_moves_as_the_legal_list() -> No
                     legal, key=lambda m: actions.move_to_action(m, seat)
                 )
                 state.play(seat, rng.choice(legal))
+
+
+def test_a_stepper_writes_into_a_row_of_bigger_buffers_of_its_sizes() -> None:
+    stepper, actions = make(3)
+    state = coup.new_game(players=3, seed=6)
+    stepper.start(state)
+    size = len(stepper.obs)
+    rows, masks = bytearray(3 * size), bytearray(3 * actions.size)
+    with pytest.raises(ValueError, match="not"):
+        stepper.write_into(memoryview(rows)[: size - 4], memoryview(masks)[: actions.size])
+    stepper.write_into(
+        memoryview(rows)[size : 2 * size], memoryview(masks)[actions.size : 2 * actions.size]
+    )
+    seat = state.waiting[0]
+    stepper.fill(seat)
+    encoder = ObservationEncoder(3)
+    assert bytes(rows[size : 2 * size]) == bytes(encoder.features.observe(state, seat))
+    assert bytes(masks[actions.size : 2 * actions.size]) == bytes(actions.legal_mask(state, seat))
+    assert not any(rows[:size]) and not any(rows[2 * size :])
