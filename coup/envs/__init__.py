@@ -7,6 +7,7 @@ Each adapter is its own module and an optional extra, imported only when used (t
 * ``coup.envs.observation``: a seat's view as a flat float vector (``ObservationEncoder``)
 * ``coup.envs.pettingzoo``: ``env(players=4)``, an AEC environment (``coup[pettingzoo]``)
 * ``coup.envs.gymnasium``: ``CoupEnv``, one agent against ``coup.bots`` (``coup[gymnasium]``)
+* ``coup.envs.vector``: ``CoupVectorEnv``, many ``CoupEnv`` games stepped together
 * ``coup.envs.openspiel``: ``register()`` adds ``python_coup`` to pyspiel (``coup[openspiel]``)
 * ``coup.envs.bench``: ``env_rates()``, steps/s of the adapters next to the raw engine
 """

@@ -147,6 +147,11 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        self._restart(seed)
+        return self._obs.copy(), {"action_mask": self._mask.copy(), "seat": self.seat}
+
+    def _restart(self, seed: int | None) -> None:
+        """`reset` without making what it returns (the vector environment's reset)."""
         super().reset(seed=seed)
         n = self.players
         # one draw: the game's seed, and from it the agent's seat and the first player
@@ -164,7 +169,6 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self.steps = 0
         self._play_bots()
         self._write()
-        return self._obs.copy(), {"action_mask": self._mask.copy(), "seat": self.seat}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         state = self.state

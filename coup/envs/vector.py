@@ -131,7 +131,7 @@ class CoupVectorEnv(VectorEnv):
 
     def _reset_game(self, i: int, seed: int | None = None) -> None:
         env = self.envs[i]
-        env.reset(seed=seed)
+        env._restart(seed)
         self._seats[i] = env.seat
         self._rngs[i] = env._random
         self._steps[i] = 0
@@ -147,15 +147,16 @@ class CoupVectorEnv(VectorEnv):
             )
         resetting = self._autoreset
         playing = ~resetting
-        outside = playing & ((chosen < 0) | (chosen >= self._actions))
-        if outside.any():
-            i = int(outside.argmax())
-            raise ValueError(
-                f"game {i}: action {int(chosen[i])} is outside 0..{self._actions - 1}; "
-                "no game moved"
-            )
-        legal = self._mask[self._rows, np.clip(chosen, 0, self._actions - 1)]
-        illegal = playing & (legal == 0)
+        if chosen.min() < 0 or chosen.max() >= self._actions:
+            outside = playing & ((chosen < 0) | (chosen >= self._actions))
+            if outside.any():
+                i = int(outside.argmax())
+                raise ValueError(
+                    f"game {i}: action {int(chosen[i])} is outside 0..{self._actions - 1}; "
+                    "no game moved"
+                )
+            chosen = np.where(playing, chosen, 0)  # the resetting games' actions are ignored
+        illegal = playing & (self._mask[self._rows, chosen] == 0)
         if illegal.any() and self.illegal == "raise":
             i = int(illegal.argmax())
             move, error = self.envs[i].stepper.refusal(self._seats[i], int(chosen[i]))

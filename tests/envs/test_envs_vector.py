@@ -132,3 +132,18 @@ def test_seeds_per_game_and_bad_counts() -> None:
         envs.reset(seed=[1, 2, 3])
     with pytest.raises(ValueError, match="num_envs"):
         CoupVectorEnv(0)
+
+
+def test_the_action_of_a_game_being_reset_is_ignored_whatever_it_is() -> None:
+    envs = CoupVectorEnv(3, players=2, opponents="random")
+    _, infos = envs.reset(seed=9)
+    rng = np.random.default_rng(9)
+    while not envs._autoreset.any():
+        infos = envs.step(_random_actions(infos["action_mask"], rng))[4]
+    ended = int(envs._autoreset.argmax())
+    assert not infos["action_mask"][ended].any()  # nothing to decide in an ended game
+    actions = _random_actions(infos["action_mask"], rng)
+    actions[ended] = -1
+    _, rewards, terminated, truncated, infos = envs.step(actions)
+    assert rewards[ended] == 0 and not terminated[ended] and not truncated[ended]
+    assert infos["action_mask"][ended].any()  # a new game, waiting for the agent
