@@ -4,7 +4,9 @@ in English, Persian and Japanese, with a decision, an announcement and the tally
     .venv/bin/coup serve --port 8765 --db sqlite:////tmp/coup-docs.db --bot-delay 0.3,0.6 &
     .venv/bin/python tests/browser/docs_tour.py http://127.0.0.1:8765 docs
 
-Japanese needs Debian's fonts-noto-cjk. Writes web-*.png into the folder.
+Japanese needs Debian's fonts-noto-cjk. Writes web-*.png into the folder. Which claim or
+announcement comes first is the bots' luck: look at each picture against its caption in
+docs/web.md and take again the ones that do not fit.
 """
 
 from __future__ import annotations
@@ -29,14 +31,19 @@ def until(page: Page, want: str, budget: float = 60.0) -> None:
     "react" (a claim to answer) or "announce" (an announcement on screen)."""
     end = time.monotonic() + budget
     while time.monotonic() < end:
-        game = state(page)["game"]
+        msg = state(page)
+        game = msg["game"]
         if want == "announce" and page.locator("#announce.show").count():
+            # Past a new decision's click guard, whose buttons show greyed for 400 ms.
             page.wait_for_timeout(300)
+            page.wait_for_function("() => !document.querySelector('.decision [data-guard]')")
             return
         if game["legal"] and not page.evaluate("() => window.coupApp.busy"):
             if game["phase"] == want:
                 page.wait_for_timeout(500)  # the click guard and the animations settle
-                return
+                if state(page)["version"] == msg["version"]:
+                    return
+                continue  # the bots moved on meanwhile (a block came): not this moment
             chosen = "pass" if "pass" in game["legal"] else "income"
             if chosen not in game["legal"]:
                 chosen = game["legal"][0]
