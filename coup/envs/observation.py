@@ -67,9 +67,10 @@ from typing import Any
 
 import numpy as np
 
-from coup.rules.features import SLOT, Features, layout
+from coup.rules.features import Features
+from coup.rules.layout import SLOT, layout
 
-#: The base game's lists (with Reformation, `coup.rules.features.layout` appends to them).
+#: The base game's lists (with Reformation, `coup.rules.layout.layout` appends to them).
 PHASES, ACTIONS, VERBS, SEAT_FEATURES = layout(False)
 _NO_PENDING = ("action", "draft", "allegiance", "over")
 # numpy's frombuffer with a dtype object, positional: a third of the call's cost with

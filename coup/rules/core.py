@@ -41,6 +41,7 @@ MODULES: tuple[str, ...] = (
     "determinize",
     "records",
     "narrate",
+    "layout",
     "features",
     "stepper",
 )

@@ -19,59 +19,10 @@ from array import array
 from typing import Final, cast
 
 from .board import PRIVATE_VERBS, Entry
+from .layout import SLOT, layout, observation_size
 from .moves import Move
 from .state import State
 
-#: Character slots: slot 3 is the variant's fifth character.
-SLOT: Final[dict[str, int]] = {
-    "duke": 0,
-    "assassin": 1,
-    "captain": 2,
-    "ambassador": 3,
-    "inquisitor": 3,
-    "contessa": 4,
-}
-PHASES: Final[tuple[str, ...]] = (
-    "draft",
-    "action",
-    "react",
-    "block",
-    "challenge_block",
-    "prove",
-    "lose",
-    "exchange",
-    "show",
-    "examine",
-    "over",
-)
-#: What Reformation adds (at the end of each list, so that the others keep their places).
-REFORMATION_PHASES: Final[tuple[str, ...]] = ("allegiance",)
-REFORMATION_ACTIONS: Final[tuple[str, ...]] = ("convert", "embezzle")
-REFORMATION_VERBS: Final[tuple[str, ...]] = ("allegiance", "convert", "embezzle")
-ALLEGIANCES: Final[tuple[str, ...]] = ("loyalist", "reformist")
-ACTIONS: Final[tuple[str, ...]] = (
-    "income",
-    "foreign_aid",
-    "coup",
-    "tax",
-    "assassinate",
-    "steal",
-    "exchange",
-    "examine",
-)
-VERBS: Final[tuple[str, ...]] = ACTIONS + (
-    "pass",
-    "challenge",
-    "block",
-    "reveal",
-    "lose",
-    "keep",
-    "show",
-    "return",
-    "swap",
-    "draft",
-)
-SEAT_FEATURES: Final = 19
 _NO_PENDING: Final = ("action", "draft", "allegiance", "over")
 #: Caches are emptied when they hold this many blocks (long runs of many table shapes).
 _CACHE_LIMIT: Final = 50_000
@@ -88,28 +39,6 @@ def _cards(cards: tuple[str, ...] | list[str], scale: float = 0.5) -> list[float
     for card in cards:
         counts[SLOT[card]] += scale
     return counts
-
-
-def layout(reformation: bool) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], int]:
-    """(phases, actions, verbs, features per seat) of the vector, with Reformation or not."""
-    if reformation:
-        return (
-            PHASES + REFORMATION_PHASES,
-            ACTIONS + REFORMATION_ACTIONS,
-            VERBS + REFORMATION_VERBS,
-            SEAT_FEATURES + len(ALLEGIANCES),
-        )
-    return PHASES, ACTIONS, VERBS, SEAT_FEATURES
-
-
-def observation_size(players: int, history: int, reformation: bool = False) -> int:
-    """The vector's length: hand 5, seats S·n, phase P + treasury + Court (+ Reserve),
-    the action under way and what the viewer was shown 6n + A + 25, history
-    h·(6 + V + 2n); S, P, A, V from `layout` (51 + 25n + h·(24 + 2n) without Reformation)."""
-    phases, actions, verbs, seat = layout(reformation)
-    n = players
-    table = len(phases) + 2 + (1 if reformation else 0)
-    return 5 + seat * n + table + 6 * n + len(actions) + 25 + history * (6 + len(verbs) + 2 * n)
 
 
 class Features:
