@@ -10,7 +10,9 @@ seat's coins and face-up cards, the pending action, one history entry as the vie
 it, ...), so a step costs a few look-ups and one join, not a loop over hundreds of
 features. Blocks that did not change since the last call (a seat's, the viewer's hand, the
 table) are reused without building a key, and each history entry of the game is looked up
-once for all viewers. Standard library only; compiled with the rest of the core.
+once per viewer, when that viewer first sees it (a single-agent environment has one).
+`fork` gives another game its own `Features` over the same caches (a vector environment's
+games). Standard library only; compiled with the rest of the core.
 """
 
 from __future__ import annotations
