@@ -108,6 +108,7 @@ class CoupVectorEnv(VectorEnv):
         self._everywhere = np.ones(num_envs, np.bool_)
         self._rows = np.arange(num_envs)
         self._decisions = 0  # played by the fast path (the games count the rest)
+        self._started = False  # reset() has been called
 
     # -- episodes --------------------------------------------------------------------------
     def reset(
@@ -117,16 +118,34 @@ class CoupVectorEnv(VectorEnv):
         options: dict[str, Any] | None = None,
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Reset every game: `seed` ``s`` seeds game ``i`` with ``s + i``; a list gives one
-        seed (or None) per game."""
+        seed (or None) per game. ``options={"reset_mask": mask}`` (a bool array, one per
+        game) resets only the games where it is True, as Gymnasium's vector environments
+        do."""
         if seed is None or isinstance(seed, int | np.integer):
             seeds = [None if seed is None else int(seed) + i for i in range(self.num_envs)]
         else:
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise ValueError(f"need {self.num_envs} seeds, got {len(seeds)}")
-        for i in range(self.num_envs):
+        which = self._everywhere
+        if options is not None and "reset_mask" in options:
+            which = options["reset_mask"]
+            if (
+                not isinstance(which, np.ndarray)
+                or which.shape != (self.num_envs,)
+                or which.dtype != np.bool_
+                or not which.any()
+            ):
+                raise ValueError(
+                    f"options['reset_mask'] must be a bool array of shape ({self.num_envs},) "
+                    "with at least one True"
+                )
+            if not self._started:
+                raise RuntimeError("reset() every game once before resetting some of them")
+        for i in np.flatnonzero(which).tolist():
             self._reset_game(i, seeds[i])
-        self._autoreset[:] = False
+        self._autoreset[which] = False
+        self._started = True
         return self._observations(), self._infos(None)
 
     def _reset_game(self, i: int, seed: int | None = None) -> None:
@@ -139,6 +158,8 @@ class CoupVectorEnv(VectorEnv):
     def step(
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if not self._started:
+            raise RuntimeError("call reset() before using the environment")
         chosen = np.asarray(actions)
         if chosen.shape != (self.num_envs,) or chosen.dtype.kind not in "iu":
             raise ValueError(

@@ -147,3 +147,25 @@ def test_the_action_of_a_game_being_reset_is_ignored_whatever_it_is() -> None:
     _, rewards, terminated, truncated, infos = envs.step(actions)
     assert rewards[ended] == 0 and not terminated[ended] and not truncated[ended]
     assert infos["action_mask"][ended].any()  # a new game, waiting for the agent
+
+
+def test_step_before_reset_is_refused() -> None:
+    envs = CoupVectorEnv(2, players=2, opponents="random")
+    with pytest.raises(RuntimeError, match="reset"):
+        envs.step(np.zeros(2, np.int64))
+
+
+def test_a_reset_mask_resets_only_those_games() -> None:
+    envs = CoupVectorEnv(3, players=3, opponents="random")
+    with pytest.raises(RuntimeError, match="once"):
+        envs.reset(options={"reset_mask": np.array([True, False, False])})
+    _, infos = envs.reset(seed=1)
+    infos = envs.step(_random_actions(infos["action_mask"], np.random.default_rng(1)))[4]
+    states = [env.state for env in envs.envs]
+    for bad in (np.array([1, 0, 0]), np.array([False, False, False]), np.array([True])):
+        with pytest.raises(ValueError, match="reset_mask"):
+            envs.reset(options={"reset_mask": bad})
+    obs, _ = envs.reset(seed=5, options={"reset_mask": np.array([False, True, False])})
+    assert envs.envs[0].state is states[0] and envs.envs[2].state is states[2]
+    assert envs.envs[1].state is not states[1]
+    assert (obs[1] == CoupEnv(3, opponents="random").reset(seed=6)[0]).all()
