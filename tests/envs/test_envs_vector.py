@@ -169,3 +169,18 @@ def test_a_reset_mask_resets_only_those_games() -> None:
     assert envs.envs[0].state is states[0] and envs.envs[2].state is states[2]
     assert envs.envs[1].state is not states[1]
     assert (obs[1] == CoupEnv(3, opponents="random").reset(seed=6)[0]).all()
+
+
+def test_gymnasium_vector_wrappers_run_on_it() -> None:
+    envs = gym.wrappers.vector.RecordEpisodeStatistics(
+        gym.make_vec(ENV_ID, num_envs=4, players=2, opponents="random")
+    )
+    _, infos = envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+    episodes = 0
+    for _ in range(100):
+        infos = envs.step(_random_actions(infos["action_mask"], rng))[4]
+        if "episode" in infos:
+            episodes += int(infos["_episode"].sum())
+            assert set(np.unique(infos["episode"]["r"][infos["_episode"]])) <= {-1.0, 1.0}
+    assert episodes > 4
