@@ -3,9 +3,9 @@
 Tables of 6 seats and a spectator on a `TableService` with a fresh SQLite store and the
 memory bus; every seat and the spectator is a hub connection whose socket frames each
 view (the websockets library's frame encoding) but sends nothing. Random legal moves go
-through `TableService.play()`: engine, store write, views, JSON, frames. Prints the
-process's CPU (every thread: the store's writer too) per move. Run it against two trees
-in turns (`PYTHONPATH=OTHER_TREE python -m coup.ops.bench_move`) to compare.
+through `Dealer.play()` (`service.dealer`): engine, store write, views, JSON, frames.
+Prints the process's CPU (every thread: the store's writer too) per move. Run it against
+two trees in turns (`PYTHONPATH=OTHER_TREE python -m coup.ops.bench_move`) to compare.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ async def run(tables: int, moves: int, seats: int) -> dict[str, Any]:
             conn.start()
             if member is not None:
                 await service.presence(table, member, +1)
-        await service.start_game(table, members[0], rematch=False)
+        await service.dealer.start_game(table, members[0], rematch=False)
         held.append((table, members[0]))
     await asyncio.sleep(0.2)
     done = 0
@@ -59,11 +59,13 @@ async def run(tables: int, moves: int, seats: int) -> dict[str, Any]:
     while done < moves:
         for table, host in held:
             if table.run is None or table.status == "over":
-                await service.start_game(table, host, rematch=True)
+                await service.dealer.start_game(table, host, rematch=True)
                 continue
             state = table.run.state
             seat = state.waiting[0]
-            await service.play(table, seat, str(rng.choice(state.legal(seat))), table.version)
+            await service.dealer.play(
+                table, seat, str(rng.choice(state.legal(seat))), table.version
+            )
             done += 1
         await asyncio.sleep(0)  # the connections' writers run
     await asyncio.sleep(0.05)

@@ -1,5 +1,6 @@
 """The clock: when a deadline passes (a turn or reaction timer, an `away` clock, a bot's
-turn), one move is played through `TableService.play()`, the path people's moves take.
+turn), one move is played through `Dealer.play()` (`dealer.py`), the path people's moves
+take.
 
 Where the deadlines are watched depends on the store:
 - `TableClocks` (this process is the store's only writer, e.g. SQLite): one asyncio
@@ -57,17 +58,19 @@ async def fire(service: TableService, table: Table) -> None:
     try:
         if deadline.kind == "bot":
             move = await games.bot_move(table, run, seat)
-            await service.play(table, seat, move, None, expect=run)
+            await service.dealer.play(table, seat, move, None, expect=run)
         else:
             move = default_move(state, seat)
-            await service.play(table, seat, move, None, timeout=True, expect=run)
+            await service.dealer.play(table, seat, move, None, timeout=True, expect=run)
     except ProtocolError as exc:
         if exc.code in ("stale", "no_game_running"):
             return  # someone moved first (and re-armed the clock), or the game ended
         # Never leave a seat without a clock: play a random legal move instead.
         log.warning("table %s: clock move for seat %s refused: %s", table.id, seat, exc)
         fallback = str(random.choice(state.legal(seat)))
-        await service.play(table, seat, fallback, None, timeout=deadline.kind != "bot", expect=run)
+        await service.dealer.play(
+            table, seat, fallback, None, timeout=deadline.kind != "bot", expect=run
+        )
 
 
 class TableClocks:

@@ -12,7 +12,8 @@ catches up from the store (`catchup.py`) and the whole change is tried again aga
 the new state (a racing move then comes back `stale`). With one process (SQLite, the
 memory bus) that never happens and the bus only tells this process, which ignores its
 own messages. Deadlines run on the clock (`clock.py`): one timer per table when this
-process is the store's only writer, claims from the store when it is shared.
+process is the store's only writer, claims from the store when it is shared. A game's
+start and its moves are the dealer's (`dealer.py`, `service.dealer`).
 """
 
 from __future__ import annotations
@@ -28,26 +29,23 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-import coup
 from coup.bus import Bus
-from coup.rules.records import record_moves
 from coup.server import games, timers
 from coup.server.catchup import CatchUp, retried
 from coup.server.chat import Chat
 from coup.server.clock import ClaimClock, Clock, TableClocks
-from coup.server.coach import SEED as COACH_SEED
+from coup.server.dealer import Dealer
 from coup.server.hub import Hub
 from coup.server.presence import Presence
 from coup.server.protocol import ProtocolError, RateLimit, clean_name, now_ms
-from coup.server.settings import DEFAULTS, REACTION_PHASES, merge
+from coup.server.settings import DEFAULTS, merge
 from coup.server.spectators import CAP as SPECTATOR_CAP
 from coup.server.spectators import Spectators
-from coup.server.table import Deadline, GameRun, Table, new_table_id
+from coup.server.table import Deadline, Table, new_table_id
 from coup.server.views import view_message, view_texts
 from coup.server.wire import text_frame
 from coup.store import SqlStore
 from coup.store import processes as db
-from coup.store.reviews import queued_rows
 
 log = logging.getLogger("coup.server")
 T = TypeVar("T")
@@ -85,6 +83,7 @@ class TableService:
         self.coach_woken: Callable[[], None] | None = None  # the coach's queue has work
         self.present = Presence(self)
         self.talk = Chat(self)
+        self.dealer = Dealer(self)  # a game's start and its moves
         self.watchers = Spectators(self, spectator_cap)
         self.clock: Clock = ClaimClock(self) if store.shared else TableClocks(self)
 
@@ -256,141 +255,6 @@ class TableService:
         await self.present.change(table, member, delta)
 
     # ---- games ---------------------------------------------------------------------
-    async def start_game(self, table: Table, member: str | None, *, rematch: bool) -> None:
-        self.host_only(table, member)
-        await self._start_game(table, rematch)
-
-    @retried
-    async def _start_game(self, table: Table, rematch: bool) -> None:
-        async with table.lock:
-            if table.playing:
-                raise ProtocolError("game_running", "a game is running at this table", 409)
-            if rematch and table.status != "over":
-                raise ProtocolError("no_game_running", "there is no finished game to rematch")
-            draft = copy.copy(table)
-            draft.seats = list(table.seats)
-            taken = draft.close_up()
-            version = table.version + 1
-            draft.run = games.new_run(draft, taken, version)
-            draft.status = "playing"
-            draft.games = table.games + 1
-            draft.deadlines = {}
-            draft.deadlines = self.plan(draft, fresh=True)
-            run = draft.run
-            await self.store.start_game(
-                table.id,
-                version=version,
-                games=draft.games,
-                seats=draft.seat_rows(),
-                game={
-                    "game": run.number,
-                    "commitment": run.commitment,
-                    "status": "playing",
-                    "winner": None,
-                    "started_at": now_ms(),
-                    "ended_at": None,
-                },
-                header=run.header,
-                members=run.members,
-                events=[],
-                deadlines=timers.rows(draft),
-            )
-            table.seats, table.run, table.status = draft.seats, draft.run, "playing"
-            table.games, table.deadlines, table.version = draft.games, draft.deadlines, version
-            table.bots = {}
-        self.clock.arm(table)
-        await self.changed(table)
-
-    @retried
-    async def play(
-        self,
-        table: Table,
-        seat: int,
-        move: str,
-        version: int | None,
-        *,
-        timeout: bool = False,
-        expect: GameRun | None = None,
-    ) -> None:
-        """Play `move` for game seat `seat`: check, log durably, then show."""
-        async with table.lock:
-            if version is not None and version > table.version and self.store.shared:
-                await self.catchup.refresh_locked(table)  # this process may be behind
-            run = table.run
-            if run is None or not table.playing:
-                raise ProtocolError("no_game_running", "no game is running at this table")
-            if expect is not None and (run is not expect):
-                raise ProtocolError("stale", "the game changed before this move")
-            try:
-                coup.Move.parse(move)
-            except ValueError as exc:
-                raise ProtocolError("invalid_move", str(exc)) from None
-            if version is not None and version > table.version:
-                raise ProtocolError(
-                    "bad_version",
-                    f"no view of this table had version {version}; it is at {table.version}",
-                )
-            if version is not None and version < run.changed_version:
-                raise ProtocolError(
-                    "stale",
-                    f"the game changed at version {run.changed_version}; your view is "
-                    f"version {version}",
-                )
-            state = run.state.clone()
-            start = len(state.history)
-            try:
-                state.play(seat, move)
-            except coup.InvalidMoveError as exc:
-                raise ProtocolError("invalid_move", str(exc)) from None
-            except ValueError as exc:
-                raise ProtocolError("illegal_move", str(exc)) from None
-            new_moves = record_moves(state.history, start)
-            now = now_ms()
-            step = len(run.state.view(None)["history"]) if timeout else None
-            events = [
-                games.event_row(run, run.seq + i, m, now, timeout and i == 0, step)
-                for i, m in enumerate(new_moves)
-            ]
-            version = table.version + 1
-            timeouts = run.timeouts + (
-                [{"index": step, "seat": seat, "seq": run.seq}] if step is not None else []
-            )
-            new_run = replace(
-                run, state=state, moves=run.moves + new_moves, timeouts=timeouts,
-                changed_version=version,
-            )  # fmt: skip
-            draft = copy.copy(table)
-            draft.run = new_run
-            finish = coach = None
-            last_winner = table.last_winner
-            if state.over:  # the coach's analyses of the people's seats queue with it
-                draft.status = "over"
-                last_winner = new_run.members[state.winner]
-                finish = {"status": "over", "winner": state.winner, "ended_at": now}
-                people = games.people(draft, new_run)
-                coach = queued_rows(table.id, new_run.number, people, COACH_SEED, now)
-            same_window = (
-                move.strip() == "pass"
-                and state.phase == run.state.phase
-                and state.phase in REACTION_PHASES
-            )
-            draft.deadlines = self.plan(draft, fresh=not same_window)
-            await self.store.append_events(
-                table.id,
-                events,
-                version=version,
-                deadlines=timers.rows(draft),
-                finish=finish,
-                last_winner=last_winner,
-                coach=coach,
-            )
-            table.run, table.status, table.deadlines = new_run, draft.status, draft.deadlines
-            table.version, table.last_winner = version, last_winner
-        if coach and self.coach_woken is not None:
-            self.coach_woken()
-        self.clock.arm(table)
-        await self.changed(table)
-
     async def record(self, table: Table, number: int) -> dict[str, Any]:
         """Game `number`'s coup-record/1, once it is over (the seed is secret until then)."""
         return await games.record(self.store, table, number)

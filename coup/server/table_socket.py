@@ -159,7 +159,7 @@ def table_socket(
             sitter = table.seat(member)
             if sitter is not None and sitter.standin is not None:
                 raise ProtocolError("bot_playing", "a bot plays your seat; take it back first")
-            await svc.play(table, seat, f["move"], f["version"])
+            await svc.dealer.play(table, seat, f["move"], f["version"])
         elif kind == "chat":
             await svc.chat(table, member, f["text"])
         elif kind == "leave" and table.playing:  # a bot plays the seat to the end
@@ -169,7 +169,7 @@ def table_socket(
         elif kind == "take_back":
             await svc.seats_in_game(table, lambda t: t.take_back(member))
         elif kind in ("start", "rematch"):
-            await svc.start_game(table, member, rematch=kind == "rematch")
+            await svc.dealer.start_game(table, member, rematch=kind == "rematch")
         else:
             svc.host_only(table, member)
             if kind == "add_bot":

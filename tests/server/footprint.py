@@ -43,14 +43,14 @@ async def main(tables: int) -> None:
             await service.join(table, f"P{n}", None)
         host = table.seats[0]
         assert host is not None
-        await service.start_game(table, host.member, rematch=False)
+        await service.dealer.start_game(table, host.member, rematch=False)
         for _ in range(30):
             assert table.run is not None
             state = table.run.state
             if state.over:
                 break
             seat = state.waiting[0]
-            await service.play(table, seat, str(rng.choice(state.legal(seat))), None)
+            await service.dealer.play(table, seat, str(rng.choice(state.legal(seat))), None)
     gc.collect()
     grown = rss_kib() - before
     print(f"{tables} tables (4 seats, a game 30 moves in): {grown / tables:.1f} KiB per table")

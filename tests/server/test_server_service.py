@@ -116,7 +116,7 @@ async def test_no_leaks_in_many_more_games_in_process(service: TableService) -> 
             sockets[seat] = sock
         host = table.seats[0]
         assert host is not None
-        await service.start_game(table, host.member, rematch=False)
+        await service.dealer.start_game(table, host.member, rematch=False)
         while table.run is not None and not table.run.state.over:
             state = table.run.state
             humans = [s for s in state.waiting if s in sockets]
@@ -124,7 +124,7 @@ async def test_no_leaks_in_many_more_games_in_process(service: TableService) -> 
                 seat = rng.choice(humans)
                 move = str(rng.choice(state.legal(seat)))
                 try:
-                    await service.play(table, seat, move, table.version)
+                    await service.dealer.play(table, seat, move, table.version)
                 except ProtocolError as exc:
                     assert exc.code == "stale"  # a bot moved first
             else:
@@ -172,7 +172,7 @@ async def test_bots_of_every_level_finish_a_game(
         await service.lobby(table, lambda t, s=seat, lv=level: t.add_bot(s, lv))
     host = table.seats[0]
     assert host is not None
-    await service.start_game(table, host.member, rematch=False)
+    await service.dealer.start_game(table, host.member, rematch=False)
     rng = random.Random(4)
     end = time.monotonic() + 120  # the bots think in this process: slow on a busy machine
     while time.monotonic() < end:
@@ -183,7 +183,7 @@ async def test_bots_of_every_level_finish_a_game(
         if 0 in run.state.waiting:
             move = str(rng.choice(run.state.legal(0)))
             try:
-                await service.play(table, 0, move, table.version)
+                await service.dealer.play(table, 0, move, table.version)
             except ProtocolError as exc:
                 assert exc.code == "stale"
         await asyncio.sleep(0.005)
