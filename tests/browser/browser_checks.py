@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import httpx
-from browser_driver import Shots, act, create_table, state, wait_for
+from browser_driver import Shots, act, click, create_table, state, wait_for
 from playwright.sync_api import Browser, Page
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 PHONES = [(320, 568), (390, 844), (412, 915)]
 DESKTOPS = [(1280, 720), (1366, 768)]
 SIDEWAYS = [(844, 390), (932, 430), (740, 360)]  # phones held sideways
+I18N = Path(__file__).parents[2] / "coup" / "web" / "i18n"
+CHARACTERS = ["duke", "assassin", "captain", "ambassador", "inquisitor", "contessa"]
 LAPTOPS = [
     (1024, 768),
     (821, 1180),
@@ -54,6 +57,20 @@ def finish_game(page: Page, shots: Shots, budget: float = 150.0) -> dict[str, An
             page.wait_for_timeout(50)
         page.wait_for_timeout(30)
     raise AssertionError("the game did not finish")
+
+
+def answer(page: Page, game: dict[str, Any], prefer: Sequence[str], timeout: float = 1500) -> bool:
+    """Make the decision `game` (the view the caller looked at) asks of this seat unless the
+    page is busy (a click of ours on its way): the first move of `prefer` that is legal,
+    else the first legal move. False when there was none to make or its button did not come
+    in `timeout` ms (the view moved on): the caller's loop looks again. The move is chosen
+    from the caller's view, not a newer one, so a moment the caller waits for is never
+    answered before the caller has seen it."""
+    legal = game.get("legal") or []
+    if not legal or page.evaluate("() => window.coupApp.busy"):
+        return False
+    move = next((m for m in prefer if m in legal), legal[0])
+    return click(page, f'.decision [data-move="{move}"]:not([disabled])', timeout)
 
 
 def decision(page: Page, timeout: float = 30.0) -> dict[str, Any]:
@@ -129,6 +146,40 @@ def axe(page: Page) -> list[str]:
         }"""
     )
     return [json.dumps(v, ensure_ascii=False) for v in found]
+
+
+def character_names(catalog: Path) -> list[str]:
+    """The six characters' names in one catalog of coup/web/i18n."""
+    found = json.loads(catalog.read_text(encoding="utf-8"))
+    return [found[f"char.{c}"] for c in CHARACTERS]
+
+
+def cut_short(page: Page, selector: str) -> list[str]:
+    """The elements of `selector` whose text does not fit (shown cut, with an ellipsis)."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        """(selector) => [...document.querySelectorAll(selector)]
+          .filter((b) => b.scrollWidth > b.clientWidth + 0.5)
+          .map((b) => `${b.textContent} ${b.scrollWidth}>${b.clientWidth}`)""",
+        selector,
+    )
+
+
+def names_cut_short(page: Page, band: str, names: list[str]) -> list[str]:
+    """Each of `names` in turn in the first card band of `band` (its .card-name): the ones
+    that do not fit. The band shows its own name again afterwards."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        """([selector, names]) => {
+          const band = document.querySelector(selector);
+          const name = band.querySelector('.card-name'), was = name.textContent, cut = [];
+          for (const n of names) {
+            name.textContent = n;
+            if (band.scrollWidth > band.clientWidth + 0.5) cut.push(`${n} ${band.scrollWidth}>${band.clientWidth}`);
+          }
+          name.textContent = was;
+          return cut;
+        }""",
+        [band, names],
+    )
 
 
 def settle(seconds: float = 0.45) -> None:

@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from browser_checks import play_now
-from browser_driver import CHROMIUM, CHROMIUM_ARGS, click, create_table, state
+from browser_checks import answer, play_now
+from browser_driver import CHROMIUM, CHROMIUM_ARGS, create_table, state
 from playwright.sync_api import Browser, Page, sync_playwright
 
 PHONE = {"width": 390, "height": 844}
@@ -38,16 +38,16 @@ def until(page: Page, want: str, budget: float = 60.0) -> None:
             page.wait_for_timeout(300)
             page.wait_for_function("() => !document.querySelector('.decision [data-guard]')")
             return
-        if game["legal"] and not page.evaluate("() => window.coupApp.busy"):
-            if game["phase"] == want:
-                page.wait_for_timeout(500)  # the click guard and the animations settle
-                if state(page)["version"] == msg["version"]:
-                    return
-                continue  # the bots moved on meanwhile (a block came): not this moment
-            chosen = "pass" if "pass" in game["legal"] else "income"
-            if chosen not in game["legal"]:
-                chosen = game["legal"][0]
-            click(page, f'.decision [data-move="{chosen}"]:not([disabled])', 1500)
+        if (
+            game["legal"]
+            and game["phase"] == want
+            and not page.evaluate("() => window.coupApp.busy")
+        ):
+            page.wait_for_timeout(500)  # the click guard and the animations settle
+            if state(page)["version"] == msg["version"]:
+                return
+            continue  # the bots moved on meanwhile (a block came): not this moment
+        answer(page, game, ("pass", "income"))
         time.sleep(0.05)
     raise AssertionError(f"never saw {want}")
 

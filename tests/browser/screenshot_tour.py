@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from browser_checks import start_draft
+from browser_checks import answer, start_draft
 from browser_driver import CHROMIUM, CHROMIUM_ARGS, Shots, click, create_table, state, wait_for
 from browser_flow import open_pages, play
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -42,9 +42,7 @@ def until_my_action(page: Page, budget: float = 40.0) -> None:
         game = (state(page) or {}).get("game") or {}
         if game.get("legal") and game.get("phase") == "action":
             return
-        if game.get("legal") and not page.evaluate("() => window.coupApp.busy"):
-            chosen = "pass" if "pass" in game["legal"] else game["legal"][0]
-            click(page, f'.decision [data-move="{chosen}"]')
+        answer(page, game, ("pass",))
         time.sleep(0.1)
     raise AssertionError("never got a turn")
 

@@ -6,33 +6,16 @@ line."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_checks import finish_game, play_now
+from browser_checks import I18N, character_names, cut_short, finish_game, names_cut_short, play_now
 from browser_driver import Shots
 
 pytestmark = pytest.mark.browser
 
-I18N = Path(__file__).parents[2] / "coup" / "web" / "i18n"
-CHARS = ["duke", "assassin", "captain", "ambassador", "inquisitor", "contessa"]
 SIZES = [(320, 568), (360, 740), (390, 844), (412, 915), (1280, 800)]
-CUT = """() => [...document.querySelectorAll('.end-cards .card-band')]
-  .filter((b) => b.scrollWidth > b.clientWidth + 0.5)
-  .map((b) => `${b.textContent} ${b.scrollWidth}>${b.clientWidth}`)"""
-# Each name in turn in the first end card's band: the ones that do not fit.
-TRY = """(names) => {
-  const band = document.querySelector('.end-cards .card-band');
-  const name = band.querySelector('.card-name'), was = name.textContent, cut = [];
-  for (const n of names) {
-    name.textContent = n;
-    if (band.scrollWidth > band.clientWidth + 0.5) cut.push(`${n} ${band.scrollWidth}>${band.clientWidth}`);
-  }
-  name.textContent = was;
-  return cut;
-}"""
+BAND = ".end-cards .card-band"
 # Sideways scrolling: the page's, and the end card's own (its statistics table scrolls
 # in its own box, which is fine).
 WIDE = """() => {
@@ -56,8 +39,7 @@ def test_end_card_names_in_full_in_every_language(browser: Any, server: str) -> 
     page.wait_for_selector(".end-screen .end-cards .card", timeout=8000)
     problems = []
     for catalog in sorted(I18N.glob("*.json")):
-        lang = catalog.stem
-        names = [json.loads(catalog.read_text(encoding="utf-8"))[f"char.{c}"] for c in CHARS]
+        lang, names = catalog.stem, character_names(catalog)
         page.select_option("#lang-select", lang)
         page.wait_for_function(
             "(lang) => document.documentElement.lang === lang && document.querySelector('.end-cards')",
@@ -67,9 +49,9 @@ def test_end_card_names_in_full_in_every_language(browser: Any, server: str) -> 
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_timeout(60)
             at = f"{lang} {width}x{height}"
-            if cut := page.evaluate(CUT):
+            if cut := cut_short(page, BAND):
                 problems.append(f"{at}: {cut}")
-            if cut := page.evaluate(TRY, names):
+            if cut := names_cut_short(page, BAND, names):
                 problems.append(f"{at}, any of the six names: {cut}")
             if wide := page.evaluate(WIDE):
                 problems.append(f"{at}: scrolls sideways: {wide}")

@@ -6,38 +6,25 @@ leaves its "Yours"/"New" tag readable."""
 
 from __future__ import annotations
 
-import json
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_checks import play_now, start_draft
-from browser_driver import click, state
+from browser_checks import (
+    I18N,
+    answer,
+    character_names,
+    cut_short,
+    names_cut_short,
+    play_now,
+    start_draft,
+)
+from browser_driver import state
 
 pytestmark = pytest.mark.browser
 
-CUT = """() => [...document.querySelectorAll('.decision .card .card-band')]
-  .filter((b) => b.scrollWidth > b.clientWidth + 0.5)
-  .map((b) => `${b.textContent} ${b.scrollWidth}>${b.clientWidth}`)"""
-# Each name in turn in the first pick card's band: the ones that do not fit.
-TRY = """(names) => {
-  const band = document.querySelector('.decision .card .card-band');
-  const name = band.querySelector('.card-name'), was = name.textContent, cut = [];
-  for (const n of names) {
-    name.textContent = n;
-    if (band.scrollWidth > band.clientWidth + 0.5) cut.push(`${n} ${band.scrollWidth}>${band.clientWidth}`);
-  }
-  name.textContent = was;
-  return cut;
-}"""
-I18N = Path(__file__).parents[2] / "coup" / "web" / "i18n"
-CHARS = ["duke", "assassin", "captain", "ambassador", "inquisitor", "contessa"]
-NAMES = [
-    json.loads(f.read_text(encoding="utf-8"))[f"char.{c}"]
-    for f in sorted(I18N.glob("*.json"))
-    for c in CHARS
-]
+BAND = ".decision .card .card-band"
+NAMES = [n for f in sorted(I18N.glob("*.json")) for n in character_names(f)]
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ro-RO"])
@@ -49,9 +36,9 @@ def test_draft_card_names_in_full_on_a_phone(browser: Any, server: str, locale: 
     for width, height in [(320, 568), (360, 740)]:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(60)
-        if cut := page.evaluate(CUT):
+        if cut := cut_short(page, BAND):
             problems.append(f"{width}x{height}: {cut}")
-        if cut := page.evaluate(TRY, NAMES):
+        if cut := names_cut_short(page, BAND, NAMES):
             problems.append(f"{width}x{height}, any catalog's name: {cut}")
     assert not problems, "\n".join(problems)
     page.context.close()
@@ -85,11 +72,7 @@ def _my_exchange(page: Any, server: str) -> None:
             me, players = game.get("seat"), game.get("players") or []
             if game.get("over") or (me is not None and players and not players[me]["alive"]):
                 break
-            if legal and not page.evaluate("() => window.coupApp.busy"):
-                move = (
-                    "exchange" if "exchange" in legal else "pass" if "pass" in legal else legal[0]
-                )
-                click(page, f'.decision [data-move="{move}"]')
+            answer(page, game, ("exchange", "pass"))
             page.wait_for_timeout(150)
     raise AssertionError("no exchange of ours in four games")
 
