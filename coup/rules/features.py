@@ -10,9 +10,8 @@ seat's coins and face-up cards, the pending action, one history entry as the vie
 it, ...), so a step costs a few look-ups and one join, not a loop over hundreds of
 features. Blocks that did not change since the last call (a seat's, the viewer's hand, the
 table) are reused without building a key, and each history entry of the game is looked up
-once per viewer, when that viewer first sees it (a single-agent environment has one).
-`fork` gives another game its own `Features` over the same caches (a vector environment's
-games). Standard library only; compiled with the rest of the core.
+once for all viewers. `fork` gives another game its own `Features` over the same caches
+(a vector environment's games). Standard library only; compiled with the rest of the core.
 """
 
 from __future__ import annotations
@@ -72,15 +71,13 @@ class Features:
         self.tables: dict[tuple[str, int, int, int, int, int], bytes] = {}
         self.pendings: dict[tuple[object, ...], bytes] = {}
         self.no_pending = bytes(4 * self.pending_size)
-        # per move, its history entry's block by (mover, viewer, hidden): `_entry_block`
+        # per move, its history entry's block by (mover, viewer, hidden): `_entry_blocks`
         self.entries: dict[Move, list[bytes]] = {}
         # the history entries from `positions_start` on of the game seen last, and per
-        # entry its block for each viewer (b"" until that viewer has seen it), so that
-        # each entry is looked up once per viewer
+        # entry its block for every viewer, so that each entry is looked up once
         self.positions_start = 0
         self.positions: list[object] = []
         self.position_blocks: list[list[bytes]] = []
-        self.no_blocks: list[bytes] = [b""] * players
         # zeros for the window's empty places, by how many there are
         self.padding: list[bytes] = [bytes(4 * k * self.entry) for k in range(history + 1)]
         # per seat, the block written last and what it was written from: a seat whose
@@ -295,11 +292,7 @@ class Features:
         start = self._positions(history, first)
         blocks = self.position_blocks
         for k in range(length - 1, first - 1, -1):
-            row = blocks[k - start]
-            block = row[me]
-            if not block:  # the first time this viewer sees this entry
-                block = row[me] = self._entry_block(history[k], me)
-            parts.append(block)
+            parts.append(blocks[k - start][me])
         if length < self.history:
             parts.append(self.padding[self.history - length])
 
@@ -322,26 +315,28 @@ class Features:
             del seen[:drop]
             del self.position_blocks[:drop]
             start = self.positions_start = start + drop
-        empty = self.no_blocks
         for k in range(end, length):
+            mover, move, _forced, _draws, _out, audience = history[k]
             seen.append(boxed[k])
-            self.position_blocks.append(empty[:])
+            self.position_blocks.append(self._entry_blocks(move, mover, audience))
         return start
 
-    def _entry_block(self, entry: Entry, me: int) -> bytes:
-        """One history entry's block as `me` sees it (cached per move, mover, viewer and
-        whether its argument is hidden from the viewer)."""
-        mover, move, _forced, _draws, _out, audience = entry
+    def _entry_blocks(self, move: Move, mover: int, audience: int | None) -> list[bytes]:
+        """The block of one history entry for each viewer."""
         n = self.n
         table = self.entries.get(move)
         if table is None:
             table = self.entries[move] = [b""] * (2 * n * n)
-        hidden = move.verb in PRIVATE_VERBS and me != mover and me != audience
-        i = (mover * n + me) * 2 + (1 if hidden else 0)
-        block = table[i]
-        if not block:
-            block = table[i] = self._entry(move, mover, me, hidden)
-        return block
+        private = move.verb in PRIVATE_VERBS
+        blocks: list[bytes] = []
+        for me in range(n):
+            hidden = private and me != mover and me != audience
+            i = (mover * n + me) * 2 + (1 if hidden else 0)
+            block = table[i]
+            if not block:
+                block = table[i] = self._entry(move, mover, me, hidden)
+            blocks.append(block)
+        return blocks
 
     def _entry(self, move: Move, mover: int, me: int, hidden: bool) -> bytes:
         """One history entry: present, mover, verb, character slot, target (an allegiance's
