@@ -87,7 +87,7 @@ class CoupVectorEnv(VectorEnv):
         for i, env in enumerate(self.envs):
             if i:
                 env.stepper.features = features.fork()
-                env.stepper.legal_mask = legal_mask
+                env.stepper.legal_mask = legal_mask.fork()
             env._attach(
                 obs_rows[4 * size * i : 4 * size * (i + 1)],
                 mask_rows[actions * i : actions * (i + 1)],

@@ -45,6 +45,13 @@ class LegalMask:
         self.last_mask = b""
         self.last_moves: list[Move | None] = []
 
+    def fork(self) -> LegalMask:
+        """A LegalMask for another game played at the same time (a vector environment's):
+        its own mask written last, the same cache of masks."""
+        other = LegalMask(self.actions, self.size)
+        other.masks = self.masks
+        return other
+
     def __reduce__(self) -> tuple[type[LegalMask], tuple[list[dict[Move, int]], int]]:
         return (LegalMask, (self.actions, self.size))
 
