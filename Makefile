@@ -2,9 +2,9 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
-# the compiled rules core (setup.py, mypyc), rebuilt when a rules source changes
+# the compiled rules core (setup.py: mypyc and one C file), rebuilt when a rules source changes
 CORE := $(VENV)/.core
-RULES_SOURCES := $(wildcard coup/rules/*.py)
+RULES_SOURCES := $(wildcard coup/rules/*.py coup/rules/*.c)
 # make test expects the compiled core where a C compiler is
 EXPECT_COMPILED := $(if $(shell command -v cc || command -v gcc),1,0)
 

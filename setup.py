@@ -1,6 +1,7 @@
 """The build: `coup.rules` compiled to C with mypyc where it can be, else pure Python.
 
-All metadata is in pyproject.toml; this file only adds the compiled rules core. If mypyc
+All metadata is in pyproject.toml; this file only adds the compiled rules core (the modules
+compiled by mypyc and the hand-written C writer of observation vectors). If mypyc
 or a C compiler is missing, or the compile fails, the package installs without it and
 `coup.rules` runs its pure-Python modules (`coup/rules/core.py` chooses at import time).
 `COUP_PURE=1` at build time skips the compile.
@@ -13,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 RULES = Path(__file__).resolve().parent / "coup" / "rules"
@@ -55,6 +56,8 @@ def compiled_rules() -> list[Any]:
     except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure: ship the pure core
         _say(f"mypyc could not compile coup.rules ({e}): installing the pure-Python core")
         return []
+    # the hand-written C writer of observation vectors, used by the compiled core only
+    extensions.append(Extension("coup.rules._observe", [f"coup/rules/{core.C_SOURCES[0]}"]))
     for extension in extensions:
         extension.optional = True  # no C compiler: warn and install the pure core
     return list(extensions)

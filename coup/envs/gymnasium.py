@@ -227,13 +227,15 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
             state.play(seat, bots[seat].choose(state, seat))
             self.decisions += 1
 
-    def _attach(self, obs: memoryview, mask: memoryview) -> None:
-        """Write the observation and mask into `obs` and `mask` from now on (a row of
-        :class:`coup.envs.vector.CoupVectorEnv`'s buffers)."""
-        self.stepper.write_into(obs, mask)
-        self._obs = _frombuffer(obs, _FLOAT32)
-        self._mask = _frombuffer(mask, _INT8)
-        self._mask_bool = _frombuffer(mask, _BOOL)
+    def _attach(self, obs: bytearray, obs_at: int, mask: bytearray, mask_at: int) -> None:
+        """Write the observation into `obs` from byte `obs_at` and the mask into `mask` from
+        byte `mask_at` from now on (a row of :class:`coup.envs.vector.CoupVectorEnv`'s
+        buffers)."""
+        stepper = self.stepper
+        stepper.write_into(obs, obs_at, mask, mask_at)
+        self._obs = _frombuffer(stepper.obs_view, _FLOAT32)
+        self._mask = _frombuffer(stepper.mask_view, _INT8)
+        self._mask_bool = _frombuffer(stepper.mask_view, _BOOL)
         self._filled = (None, -1)
 
     def _live(self) -> coup.State:

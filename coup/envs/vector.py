@@ -82,16 +82,12 @@ class CoupVectorEnv(VectorEnv):
         self._mask_bytes = bytearray(actions * num_envs)
         self._obs = np.frombuffer(self._obs_bytes, np.float32).reshape(num_envs, size)
         self._mask = np.frombuffer(self._mask_bytes, np.int8).reshape(num_envs, actions)
-        obs_rows, mask_rows = memoryview(self._obs_bytes), memoryview(self._mask_bytes)
         features, legal_mask = first.stepper.features, first.stepper.legal_mask
         for i, env in enumerate(self.envs):
             if i:
                 env.stepper.features = features.fork()
                 env.stepper.legal_mask = legal_mask.fork()
-            env._attach(
-                obs_rows[4 * size * i : 4 * size * (i + 1)],
-                mask_rows[actions * i : actions * (i + 1)],
-            )
+            env._attach(self._obs_bytes, 4 * size * i, self._mask_bytes, actions * i)
         self._steppers = [env.stepper for env in self.envs]
         self._fast = first._all_random
         self.single_observation_space = first.observation_space

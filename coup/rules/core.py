@@ -45,6 +45,8 @@ MODULES: tuple[str, ...] = (
     "features",
     "stepper",
 )
+#: Hand-written C built with them (the observation writer, used only by the compiled core).
+C_SOURCES: tuple[str, ...] = ("_observe.c",)
 #: Set to 1 (or true/yes) to run the pure-Python modules even where the compiled core is.
 PURE_VARIABLE = "COUP_PURE"
 
@@ -52,11 +54,15 @@ HERE = Path(__file__).resolve().parent
 
 
 def source_digest(folder: Path = HERE) -> str:
-    """SHA-256 over the compiled modules' names and sources (hex)."""
+    """SHA-256 over the compiled modules' names and sources, and the C sources (hex)."""
     digest = hashlib.sha256()
     for name in MODULES:
         digest.update(name.encode() + b"\0")
         digest.update((folder / f"{name}.py").read_bytes())
+        digest.update(b"\0")
+    for source in C_SOURCES:
+        digest.update(source.encode() + b"\0")
+        digest.update((folder / source).read_bytes())
         digest.update(b"\0")
     return digest.hexdigest()
 
@@ -126,5 +132,12 @@ if __package__ == "coup.rules":
         sys.meta_path.insert(0, _PureFinder())
 
 __all__ = [
-    "CORE", "MODULES", "PURE_VARIABLE", "WHY", "library_group", "source_digest", "wants_pure"
+    "CORE",
+    "C_SOURCES",
+    "MODULES",
+    "PURE_VARIABLE",
+    "WHY",
+    "library_group",
+    "source_digest",
+    "wants_pure",
 ]  # fmt: skip

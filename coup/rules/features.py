@@ -11,15 +11,22 @@ it, ...), so a step costs a few look-ups and one join, not a loop over hundreds 
 features. Blocks that did not change since the last call (a seat's, the viewer's hand, the
 table) are reused without building a key, and each history entry of the game is looked up
 once for all viewers. `fork` gives another game its own `Features` over the same caches
-(a vector environment's games). Standard library only; compiled with the rest of the core.
+(a vector environment's games).
+
+Where the compiled core runs, `write` (and `observe`) hand the state's fields to the
+hand-written C writer ``coup/rules/_observe.c``, which writes the same floats straight
+into the buffer; the blocks stay the pure-Python path and the reference
+(`observe_blocks`; a test compares the two over random games of every table shape).
+Standard library only; compiled with the rest of the core.
 """
 
 from __future__ import annotations
 
 from array import array
-from typing import Final, cast
+from typing import Any, Final, cast
 
 from .board import PRIVATE_VERBS, Entry
+from .cards import ALLEGIANCES
 from .layout import SLOT, layout, observation_size
 from .moves import Move
 from .state import State
@@ -27,6 +34,24 @@ from .state import State
 _NO_PENDING: Final = ("action", "draft", "allegiance", "over")
 #: Caches are emptied when they hold this many blocks (long runs of many table shapes).
 _CACHE_LIMIT: Final = 50_000
+
+
+def _writer_class() -> Any:
+    """The C writer's class (``coup/rules/_observe.c``) where the compiled core runs and the
+    writer was built with it, else None (the blocks are joined)."""
+    from .core import CORE
+
+    if CORE != "compiled":
+        return None
+    try:
+        from ._observe import Writer
+    except ImportError:
+        return None
+    return Writer
+
+
+#: The C writer's class, or None: the pure-Python core, or no C writer built.
+WRITER: Final[Any] = _writer_class()
 
 
 def _floats(values: list[float]) -> bytes:
@@ -90,6 +115,27 @@ class Features:
         self.hand_blocks: list[bytes] = [b""] * players
         self.table_of: tuple[str, int, int, object, int] = ("", -1, -1, None, -1)
         self.table_block = b""
+        #: the C writer's `observe`, or None (the pure core, or no writer built)
+        self.writer: Any = None
+        if WRITER is not None:
+            table = len(phases) + 2 + (1 if reformation else 0)
+            self.writer = WRITER(
+                players,
+                history,
+                reformation,
+                self.size,
+                _seat,
+                table,
+                self.pending_size,
+                self.entry,
+                dict(SLOT),
+                self.phases,
+                self.action_index,
+                self.verbs,
+                {side: i for i, side in enumerate(ALLEGIANCES)},
+                _NO_PENDING,
+                PRIVATE_VERBS,
+            ).observe
 
     def fork(self) -> Features:
         """Features for another game played at the same time (a vector environment's):
@@ -106,11 +152,57 @@ class Features:
     # -- the vector -----------------------------------------------------------------------
     def observe(self, s: State, me: int) -> bytearray:
         """The observation vector of seat `me` as float32 bytes."""
-        return bytearray().join(self._parts(s, me))
+        if self.writer is None:
+            return bytearray().join(self._parts(s, me))
+        out = bytearray(4 * self.size)
+        self.write(s, me, out, 0)
+        return out
 
-    def observe_bytes(self, s: State, me: int) -> bytes:
-        """The same as `observe`, as bytes (read-only)."""
+    def observe_blocks(self, s: State, me: int) -> bytes:
+        """The same as `observe`, joined from the cached blocks whatever the core (the
+        pure path, and the reference the C writer is checked against)."""
         return b"".join(self._parts(s, me))
+
+    def write(self, s: State, me: int, target: bytearray, at: int) -> None:
+        """Write seat `me`'s vector into `target` from byte `at` (the C writer's fields are
+        the state's, in the order of ``coup/rules/_observe.c``)."""
+        writer = self.writer
+        if writer is None:
+            target[at : at + 4 * self.size] = b"".join(self._parts(s, me))
+            return
+        settings = s.settings
+        writer(
+            target,
+            at,
+            me,
+            s.hands,
+            s.coins,
+            s.revealed,
+            s.alive_flags,
+            s.turn,
+            s.waiting,
+            s.passed,
+            s.known_hands,
+            s.allegiance,
+            s.phase,
+            s.treasury,
+            settings.treasury,
+            len(s.court),
+            settings.copies,
+            s.reserve,
+            s.known_court,
+            s.actor,
+            s.action,
+            s.target,
+            s.claim,
+            s.block_seat,
+            s.block_claim,
+            s.challenger,
+            s.loser,
+            s.drawn,
+            s.shown,
+            s.history,
+        )
 
     def _parts(self, s: State, me: int) -> list[bytes]:
         """The blocks of the vector, in order."""

@@ -96,6 +96,8 @@ class Stepper:
         #: the observation (float32 bytes) and the mask (int8) last written by `fill`
         self.obs = bytearray(4 * features.size)
         self.mask = bytearray(legal_mask.size)
+        #: where in `obs` the observation starts (a row of a vector environment's buffer)
+        self.obs_at = 0
         # written through memoryviews: a third of the time of a bytearray's slice assignment
         self.obs_view = memoryview(self.obs)
         self.mask_view = memoryview(self.mask)
@@ -105,15 +107,20 @@ class Stepper:
         #: seats in the game when the adapter last settled (`SETTLE` when it changes)
         self.alive = 0
 
-    def write_into(self, obs: memoryview, mask: memoryview) -> None:
-        """Write observations into `obs` and masks into `mask` from now on (one row of a
-        vector environment's buffers, of the sizes of `self.obs` and `self.mask`)."""
-        if len(obs) != len(self.obs) or len(mask) != len(self.mask):
+    def write_into(self, obs: bytearray, obs_at: int, mask: bytearray, mask_at: int) -> None:
+        """Write observations into `obs` from byte `obs_at` and masks into `mask` from byte
+        `mask_at` from now on (one row of a vector environment's buffers)."""
+        size, actions = 4 * self.features.size, self.size
+        if not (0 <= obs_at and obs_at % 4 == 0 and obs_at + size <= len(obs)) or not (
+            0 <= mask_at and mask_at + actions <= len(mask)
+        ):
             raise ValueError(
-                f"buffers of {len(obs)} and {len(mask)} bytes, "
-                f"not {len(self.obs)} and {len(self.mask)}"
+                f"no room for {size} bytes at {obs_at} of {len(obs)} and {actions} bytes "
+                f"at {mask_at} of {len(mask)}"
             )
-        self.obs_view, self.mask_view = obs, mask
+        self.obs, self.obs_at, self.mask = obs, obs_at, mask
+        self.obs_view = memoryview(obs)[obs_at : obs_at + size]
+        self.mask_view = memoryview(mask)[mask_at : mask_at + actions]
 
     def start(self, state: State) -> None:
         """Step `state` from now on (a new game)."""
@@ -195,7 +202,11 @@ class Stepper:
     def fill(self, seat: int) -> None:
         """Write `seat`'s observation and action mask into `obs` and `mask`."""
         s = self.state
-        self.obs_view[:] = self.features.observe_bytes(s, seat)
+        features = self.features
+        if features.writer is not None:  # the C writer, straight into the buffer
+            features.write(s, seat, self.obs, self.obs_at)
+        else:
+            self.obs_view[:] = features.observe_blocks(s, seat)
         self.mask_view[:] = self.legal_mask.block(s, seat)
 
 

@@ -112,19 +112,20 @@ def test_history_cache_survives_jumping_between_games(
 def test_each_history_entry_is_looked_up_once_for_every_viewer() -> None:
     """Observing seats one after the other extends the entries kept for the game and does
     not start again (a compiled core once did, every call: it compared a re-boxed copy of
-    the last entry by identity and never found it the same)."""
+    the last entry by identity and never found it the same). The blocks are the pure core's
+    path; the compiled core's C writer reads the entries itself."""
     state = coup.new_game(players=4, seed=8)
     features = ObservationEncoder(4).features
     rng = random.Random(8)
     for _ in range(6):
         seat = state.waiting[0]
         state.play(seat, rng.choice(state.legal(seat)))
-    features.observe(state, 0)
+    features.observe_blocks(state, 0)
     oldest, kept = features.position_blocks[0], len(features.position_blocks)
     for seat in (1, 2, 3, 0):
-        features.observe(state, seat)
+        features.observe_blocks(state, seat)
     assert features.position_blocks[0] is oldest and len(features.position_blocks) == kept
     seat = state.waiting[0]
     state.play(seat, state.legal(seat)[0])
-    features.observe(state, 2)
+    features.observe_blocks(state, 2)
     assert features.position_blocks[0] is oldest and len(features.position_blocks) > kept

@@ -1,0 +1,549 @@
+/* coup.rules._observe: a seat's observation vector written straight into a buffer.
+ *
+ * The hand-written C part of the compiled rules core. `Writer.observe` writes the float32
+ * vector of coup/rules/features.py (the layout of coup/envs/observation.py) for one seat
+ * into a bytearray at an offset: the same values, in the same order, as the blocks that
+ * `Features.observe_blocks` joins, which stays the reference and the pure-Python path (a
+ * test compares the two over random games of every table shape). `Features` reads the
+ * state's fields (cheap in compiled code) and passes them here, so this file knows the
+ * fields' types but not the State class; the names (cards, phases, actions, verbs,
+ * allegiances) come from `Features` when the writer is made.
+ *
+ * Only Python's C API: coup.rules still needs nothing but the standard library.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+#define MAX_NAMES 32
+#define SLOTS 256 /* places in a Names table: a power of two, more than MAX_KEYS */
+#define MAX_KEYS 96
+
+/* Names and their numbers, found by the string object's identity in a small hash table of
+ * pointers: the dict's own keys, then each other string object found equal to one through
+ * the dict (the engine's constants are a handful of objects; up to MAX_KEYS are
+ * remembered, any others are looked up in the dict every time). */
+typedef struct {
+    int count;
+    PyObject *keys[SLOTS];
+    int values[SLOTS];
+    PyObject *dict; /* str -> int */
+} Names;
+
+static inline size_t place(PyObject *key) { return ((size_t)key >> 4) & (SLOTS - 1); }
+
+static void names_clear(Names *t) {
+    for (int i = 0; i < SLOTS; i++) Py_CLEAR(t->keys[i]);
+    t->count = 0;
+    Py_CLEAR(t->dict);
+}
+
+/* Remember `key` (a reference is taken) as `value`. */
+static void names_add(Names *t, PyObject *key, int value) {
+    size_t i = place(key);
+    while (t->keys[i] != NULL) {
+        if (t->keys[i] == key) return;
+        i = (i + 1) & (SLOTS - 1);
+    }
+    Py_INCREF(key);
+    t->keys[i] = key;
+    t->values[i] = value;
+    t->count++;
+}
+
+static int names_init(Names *t, PyObject *dict, const char *what) {
+    if (!PyDict_Check(dict)) {
+        PyErr_Format(PyExc_TypeError, "%s: a dict of names to numbers", what);
+        return -1;
+    }
+    if (PyDict_GET_SIZE(dict) > MAX_NAMES) {
+        PyErr_Format(PyExc_ValueError, "%s: at most %d names", what, MAX_NAMES);
+        return -1;
+    }
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(dict, &pos, &key, &value)) {
+        long v = PyLong_AsLong(value);
+        if (v == -1 && PyErr_Occurred()) return -1;
+        if (v < 0 || v >= MAX_NAMES) {
+            PyErr_Format(PyExc_ValueError, "%s: numbers 0..%d", what, MAX_NAMES - 1);
+            return -1;
+        }
+        names_add(t, key, (int)v);
+    }
+    Py_INCREF(dict);
+    t->dict = dict;
+    return 0;
+}
+
+/* The number of `name`, or -1 if it has none; -2 with an exception set. */
+static int names_find(Names *t, PyObject *name) {
+    size_t i = place(name);
+    PyObject *key;
+    while ((key = t->keys[i]) != NULL) {
+        if (key == name) return t->values[i];
+        i = (i + 1) & (SLOTS - 1);
+    }
+    PyObject *v = PyDict_GetItemWithError(t->dict, name);
+    if (v == NULL) return PyErr_Occurred() ? -2 : -1;
+    int value = (int)PyLong_AsLong(v);
+    if (t->count < MAX_KEYS && PyUnicode_CheckExact(name)) names_add(t, name, value);
+    return value;
+}
+
+/* The number of `name`, which must have one (a KeyError otherwise, as the dict says). */
+static int names_need(Names *t, PyObject *name) {
+    int v = names_find(t, name);
+    if (v == -1) {
+        PyErr_SetObject(PyExc_KeyError, name);
+        return -2;
+    }
+    return v;
+}
+
+static inline float clip(float v) { return v > 1.0f ? 1.0f : v; }
+
+/* Python's (a - b) % n for n > 0 (without a division for seats 0..n-1). */
+static inline long rel(long a, long b, long n) {
+    long r = a - b;
+    if (r < 0) r += n;
+    if (r >= 0 && r < n) return r;
+    r = (a - b) % n;
+    return r < 0 ? r + n : r;
+}
+
+/* A seat number, or -1 for None; -2 with an exception set. */
+static long seat_or_none(PyObject *o) {
+    if (o == Py_None) return -1;
+    long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred()) return -2;
+    return v;
+}
+
+/* Add `scale` at the slot of each card of the tuple or list `cards`, from `out`. */
+static int add_cards(Writer *w, PyObject *cards, float *out, float scale) {
+    PyObject **items;
+    Py_ssize_t count;
+    if (PyTuple_Check(cards)) {
+        items = &PyTuple_GET_ITEM(cards, 0);
+        count = PyTuple_GET_SIZE(cards);
+    } else if (PyList_Check(cards)) {
+        items = &PyList_GET_ITEM(cards, 0);
+        count = PyList_GET_SIZE(cards);
+    } else {
+        PyErr_SetString(PyExc_TypeError, "cards must be a tuple or a list");
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        int slot = names_need(&w->slots, items[k]);
+        if (slot < 0) return -1;
+        out[slot] += scale;
+    }
+    return 0;
+}
+
+static void clip_all(float *v, Py_ssize_t count) {
+    for (Py_ssize_t k = 0; k < count; k++) v[k] = clip(v[k]);
+}
+
+/* Is `seat` (whose int object is `obj`) in the tuple of seats? By identity first: small
+ * ints are one object each in CPython. */
+static int in_seats(PyObject *tuple, long seat, PyObject *obj) {
+    Py_ssize_t count = PyTuple_GET_SIZE(tuple);
+    for (Py_ssize_t k = 0; k < count; k++)
+        if (PyTuple_GET_ITEM(tuple, k) == obj) return 1;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *item = PyTuple_GET_ITEM(tuple, k);
+        if (PyLong_Check(item) && PyLong_AsLong(item) == seat) return 1;
+    }
+    return 0;
+}
+
+/* -- Writer(players, history, reformation, size, seat_size, table_size, pending_size,
+ *           entry, slots, phases, actions, verbs, allegiances, quiet, private) ---------- */
+static void Writer_dealloc(Writer *w) {
+    names_clear(&w->slots);
+    names_clear(&w->phases);
+    names_clear(&w->actions);
+    names_clear(&w->verbs);
+    names_clear(&w->allegiances);
+    for (int i = 0; i < w->n; i++) Py_CLEAR(w->seats[i]);
+    Py_TYPE(w)->tp_free((PyObject *)w);
+}
+
+static int mark(Names *t, PyObject *which, char *flags, const char *what) {
+    PyObject *iter = PyObject_GetIter(which);
+    if (iter == NULL) return -1;
+    PyObject *name;
+    while ((name = PyIter_Next(iter)) != NULL) {
+        int v = names_find(t, name);
+        Py_DECREF(name);
+        if (v == -2) {
+            Py_DECREF(iter);
+            return -1;
+        }
+        if (v >= 0) flags[v] = 1;
+    }
+    Py_DECREF(iter);
+    if (PyErr_Occurred()) return -1;
+    (void)what;
+    return 0;
+}
+
+static int Writer_init(Writer *w, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"players", "history", "reformation", "size", "seat_size",
+                             "table_size", "pending_size", "entry", "slots", "phases",
+                             "actions", "verbs", "allegiances", "quiet", "private", NULL};
+    int n, history, reformation, seat_size, table_size, pending_size, entry;
+    Py_ssize_t size;
+    PyObject *slots, *phases, *actions, *verbs, *allegiances, *quiet, *private;
+    if (w->slots.dict != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "a Writer is made once");
+        return -1;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iipniiiiOOOOOOO", kwlist, &n, &history,
+                                     &reformation, &size, &seat_size, &table_size,
+                                     &pending_size, &entry, &slots, &phases, &actions, &verbs,
+                                     &allegiances, &quiet, &private))
+        return -1;
+    if (n < 2 || history < 0 || size < 1) {
+        PyErr_SetString(PyExc_ValueError, "players >= 2, history >= 0, size >= 1");
+        return -1;
+    }
+    Py_ssize_t expected = 5 + (Py_ssize_t)seat_size * n + table_size + pending_size +
+                          (Py_ssize_t)history * entry;
+    if (expected != size || pending_size < 6 * n + 25 || entry < 6 + 2 * n) {
+        PyErr_SetString(PyExc_ValueError, "the sizes do not make the vector's layout");
+        return -1;
+    }
+    if (n > MAX_NAMES) {
+        PyErr_Format(PyExc_ValueError, "at most %d players", MAX_NAMES);
+        return -1;
+    }
+    w->n = n;
+    for (int i = 0; i < n; i++) {
+        w->seats[i] = PyLong_FromLong(i);
+        if (w->seats[i] == NULL) return -1;
+    }
+    w->history = history;
+    w->reformation = reformation;
+    w->size = size;
+    w->seat_size = seat_size;
+    w->table_size = table_size;
+    w->pending_size = pending_size;
+    w->entry = entry;
+    if (names_init(&w->slots, slots, "slots") < 0 || names_init(&w->phases, phases, "phases") < 0 ||
+        names_init(&w->actions, actions, "actions") < 0 ||
+        names_init(&w->verbs, verbs, "verbs") < 0 ||
+        names_init(&w->allegiances, allegiances, "allegiances") < 0)
+        return -1;
+    w->verbs_count = (int)PyDict_GET_SIZE(verbs);
+    w->actions_count = (int)PyDict_GET_SIZE(actions);
+    w->phases_count = (int)PyDict_GET_SIZE(phases);
+    if (entry != 6 + w->verbs_count + 2 * n || pending_size != 6 * n + w->actions_count + 25 ||
+        table_size != w->phases_count + 2 + (reformation ? 1 : 0)) {
+        PyErr_SetString(PyExc_ValueError, "the sizes do not match the names");
+        return -1;
+    }
+    memset(w->quiet, 0, sizeof w->quiet);
+    memset(w->private, 0, sizeof w->private);
+    if (mark(&w->phases, quiet, w->quiet, "quiet") < 0 ||
+        mark(&w->verbs, private, w->private, "private") < 0)
+        return -1;
+    PyObject *name;
+    name = PyUnicode_FromString("exchange");
+    w->phase_exchange = name ? names_find(&w->phases, name) : -2;
+    Py_XDECREF(name);
+    name = PyUnicode_FromString("examine");
+    w->phase_examine = name ? names_find(&w->phases, name) : -2;
+    Py_XDECREF(name);
+    name = PyUnicode_FromString("lose");
+    w->phase_lose = name ? names_find(&w->phases, name) : -2;
+    Py_XDECREF(name);
+    if (w->phase_exchange == -2 || w->phase_examine == -2 || w->phase_lose == -2) return -1;
+    return 0;
+}
+
+/* The viewer's seats block by block; returns the floats written after `v`, -1 on error. */
+static Py_ssize_t write_seats(Writer *w, float *v, long me, PyObject *hands, PyObject *coins,
+                              PyObject *revealed, PyObject *alive, long turn, PyObject *waiting,
+                              PyObject *passed, PyObject *known_hands, PyObject *allegiance) {
+    long n = w->n;
+    float *start = v;
+    int knowing = PyDict_GET_SIZE(known_hands) > 0;
+    long i = me;
+    for (long k = 0; k < n; k++) {
+        PyObject *hand = PyList_GET_ITEM(hands, i);
+        long c = PyLong_AsLong(PyList_GET_ITEM(coins, i));
+        if (c == -1 && PyErr_Occurred()) return -1;
+        if (!PyTuple_Check(hand)) {
+            PyErr_SetString(PyExc_TypeError, "hands must be tuples");
+            return -1;
+        }
+        int up = PyObject_IsTrue(PyList_GET_ITEM(alive, i));
+        if (up < 0) return -1;
+        v[0] = up ? 1.0f : 0.0f;
+        v[1] = clip((float)((double)PyTuple_GET_SIZE(hand) * 0.5));
+        v[2] = (float)((double)(c < 12 ? c : 12) / 12.0);
+        v[3] = c >= 3 ? 1.0f : 0.0f;
+        v[4] = c >= 7 ? 1.0f : 0.0f;
+        v[5] = c >= 10 ? 1.0f : 0.0f;
+        if (add_cards(w, PyList_GET_ITEM(revealed, i), v + 6, 0.5f) < 0) return -1;
+        clip_all(v + 6, 5);
+        v[11] = i == turn ? 1.0f : 0.0f;
+        v[12] = in_seats(waiting, i, w->seats[i]) ? 1.0f : 0.0f;
+        v[13] = in_seats(passed, i, w->seats[i]) ? 1.0f : 0.0f;
+        if (k && knowing) {
+            PyObject *key = Py_BuildValue("(ll)", me, i);
+            if (key == NULL) return -1;
+            PyObject *cards = PyDict_GetItemWithError(known_hands, key);
+            Py_DECREF(key);
+            if (cards == NULL && PyErr_Occurred()) return -1;
+            if (cards != NULL) {
+                if (add_cards(w, cards, v + 14, 0.5f) < 0) return -1;
+                clip_all(v + 14, 5);
+            }
+        }
+        if (w->reformation) {
+            int side = PyTuple_GET_ITEM(allegiance, i) == Py_None
+                           ? -1
+                           : names_need(&w->allegiances, PyTuple_GET_ITEM(allegiance, i));
+            if (side == -2) return -1;
+            if (side >= 0) v[19 + side] = 1.0f;
+        }
+        v += w->seat_size;
+        if (++i == n) i = 0;
+    }
+    return v - start;
+}
+
+/* The action under way and what the viewer was shown (zeros when nothing is under way
+ * and the viewer knows nothing of the Court). */
+static int write_pending(Writer *w, float *v, long me, int phase, PyObject *const *f) {
+    /* f: known_court, actor, action, target, claim, block_seat, block_claim, challenger,
+     *    loser, drawn, shown */
+    long n = w->n;
+    PyObject *known_court = f[0], *court = NULL;
+    if (PyDict_GET_SIZE(known_court)) {
+        PyObject *key = PyLong_FromLong(me);
+        if (key == NULL) return -1;
+        court = PyDict_GetItemWithError(known_court, key);
+        Py_DECREF(key);
+        if (court == NULL && PyErr_Occurred()) return -1;
+        if (court != NULL && PyTuple_Check(court) && PyTuple_GET_SIZE(court) == 0) court = NULL;
+    }
+    int quiet = w->quiet[phase];
+    if (quiet && court == NULL) return 0;
+    long t = n + w->actions_count;
+    if (!quiet) {
+        long actor = seat_or_none(f[1]), target = seat_or_none(f[3]);
+        long blocker = seat_or_none(f[5]), challenger = seat_or_none(f[7]);
+        long loser = seat_or_none(f[8]);
+        if (actor == -2 || target == -2 || blocker == -2 || challenger == -2 || loser == -2)
+            return -1;
+        long actor_rel = actor < 0 ? -1 : rel(actor, me, n);
+        long target_rel = target < 0 ? -1 : rel(target, me, n);
+        /* as features.py: a seat index of -1 counts from the block's end */
+        v[actor_rel < 0 ? w->pending_size + actor_rel : actor_rel] = 1.0f;
+        int action = names_need(&w->actions, f[2]);
+        if (action < 0) return -1;
+        v[n + action] = 1.0f;
+        if (target_rel >= 0) v[t + target_rel] = 1.0f;
+        if (PyUnicode_Check(f[4])) {
+            int slot = names_need(&w->slots, f[4]);
+            if (slot < 0) return -1;
+            v[t + n + slot] = 1.0f;
+        }
+        if (blocker >= 0 && PyUnicode_Check(f[6])) {
+            int slot = names_need(&w->slots, f[6]);
+            if (slot < 0) return -1;
+            v[t + n + 5 + rel(blocker, me, n)] = 1.0f;
+            v[t + 2 * n + 5 + slot] = 1.0f;
+        }
+        if (challenger >= 0) v[t + 2 * n + 10 + rel(challenger, me, n)] = 1.0f;
+        if (loser >= 0 && phase == w->phase_lose) v[t + 3 * n + 10 + rel(loser, me, n)] = 1.0f;
+        if (phase == w->phase_exchange && me == actor) {
+            if (add_cards(w, f[9], v + t + 4 * n + 10, 0.5f) < 0) return -1;
+        } else if (phase == w->phase_examine && (me == actor || me == target) &&
+                   PyUnicode_Check(f[10])) {
+            /* as features.py: no target (never so in an examine) counts as -1 */
+            int slot = names_need(&w->slots, f[10]);
+            if (slot < 0) return -1;
+            v[t + 4 * n + 15 + slot] = 1.0f;
+            v[t + 4 * n + 20 + target_rel] = 1.0f;
+        }
+    }
+    if (court != NULL && add_cards(w, court, v + t + 5 * n + 20, 0.5f) < 0) return -1;
+    clip_all(v, w->pending_size);
+    return 0;
+}
+
+/* The last `history` moves, newest first, as `me` sees them. */
+static int write_history(Writer *w, float *v, long me, PyObject *history) {
+    long n = w->n, verbs = w->verbs_count;
+    Py_ssize_t length = PyList_GET_SIZE(history);
+    Py_ssize_t first = length > w->history ? length - w->history : 0;
+    for (Py_ssize_t k = length - 1; k >= first; k--, v += w->entry) {
+        PyObject *entry = PyList_GET_ITEM(history, k);
+        if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 6) {
+            PyErr_SetString(PyExc_TypeError, "a history entry is a tuple of six");
+            return -1;
+        }
+        PyObject *move = PyTuple_GET_ITEM(entry, 1);
+        if (!PyTuple_Check(move) || PyTuple_GET_SIZE(move) != 2) {
+            PyErr_SetString(PyExc_TypeError, "a move is a (verb, arg) tuple");
+            return -1;
+        }
+        long mover = PyLong_AsLong(PyTuple_GET_ITEM(entry, 0));
+        long audience = seat_or_none(PyTuple_GET_ITEM(entry, 5));
+        if ((mover == -1 || audience == -2) && PyErr_Occurred()) return -1;
+        int verb = names_need(&w->verbs, PyTuple_GET_ITEM(move, 0));
+        if (verb < 0) return -1;
+        v[0] = 1.0f;
+        v[1 + rel(mover, me, n)] = 1.0f;
+        v[1 + n + verb] = 1.0f;
+        int hidden = w->private[verb] && me != mover && me != audience;
+        PyObject *arg = PyTuple_GET_ITEM(move, 1);
+        if (hidden || arg == Py_None || PyTuple_Check(arg)) continue;
+        if (PyLong_Check(arg)) {
+            long seat = PyLong_AsLong(arg);
+            if (seat == -1 && PyErr_Occurred()) return -1;
+            v[6 + n + verbs + rel(seat, me, n)] = 1.0f;
+        } else {
+            int slot = names_find(&w->slots, arg);
+            if (slot == -2) return -1;
+            if (slot >= 0) v[1 + n + verbs + slot] = 1.0f;
+        }
+    }
+    return 0;
+}
+
+#define FIELDS 30
+static const char *field_names[FIELDS] = {
+    "target", "at", "me", "hands", "coins", "revealed", "alive_flags", "turn", "waiting",
+    "passed", "known_hands", "allegiance", "phase", "treasury", "settings_treasury",
+    "court", "copies", "reserve", "known_court", "actor", "action", "target_seat", "claim",
+    "block_seat", "block_claim", "challenger", "loser", "drawn", "shown", "history"};
+
+static PyObject *Writer_observe(Writer *w, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != FIELDS) {
+        PyErr_Format(PyExc_TypeError, "observe takes %d arguments (%s, ...), not %zd", FIELDS,
+                     field_names[0], nargs);
+        return NULL;
+    }
+    PyObject *out = args[0];
+    Py_ssize_t at = PyLong_AsSsize_t(args[1]);
+    long me = PyLong_AsLong(args[2]);
+    long turn = PyLong_AsLong(args[7]);
+    long treasury = PyLong_AsLong(args[13]), settings_treasury = PyLong_AsLong(args[14]);
+    long court = PyLong_AsLong(args[15]), copies = PyLong_AsLong(args[16]);
+    long reserve = PyLong_AsLong(args[17]);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *hands = args[3], *coins = args[4], *revealed = args[5], *alive = args[6];
+    PyObject *waiting = args[8], *passed = args[9], *known_hands = args[10];
+    PyObject *allegiance = args[11], *history = args[29];
+    long n = w->n;
+    if (!PyByteArray_Check(out)) {
+        PyErr_SetString(PyExc_TypeError, "observe writes into a bytearray");
+        return NULL;
+    }
+    if (at < 0 || at % 4 || PyByteArray_GET_SIZE(out) - at < 4 * w->size) {
+        PyErr_Format(PyExc_ValueError, "no room for %zd floats at byte %zd of %zd", w->size,
+                     at, PyByteArray_GET_SIZE(out));
+        return NULL;
+    }
+    if (!PyList_Check(hands) || !PyList_Check(coins) || !PyList_Check(revealed) ||
+        !PyList_Check(alive) || !PyTuple_Check(waiting) || !PyTuple_Check(passed) ||
+        !PyDict_Check(known_hands) || !PyTuple_Check(allegiance) || !PyDict_Check(args[18]) ||
+        !PyList_Check(history)) {
+        PyErr_SetString(PyExc_TypeError, "a state's fields of the wrong types");
+        return NULL;
+    }
+    if (PyList_GET_SIZE(hands) != n || PyList_GET_SIZE(coins) != n ||
+        PyList_GET_SIZE(revealed) != n || PyList_GET_SIZE(alive) != n ||
+        (w->reformation && PyTuple_GET_SIZE(allegiance) != n) || me < 0 || me >= n) {
+        PyErr_Format(PyExc_ValueError, "not a state of a %ld-seat table, or no seat %ld", n, me);
+        return NULL;
+    }
+    char *base = PyByteArray_AS_STRING(out) + at;
+    if ((Py_uintptr_t)base % sizeof(float)) {
+        PyErr_SetString(PyExc_ValueError, "the buffer is not aligned for float32");
+        return NULL;
+    }
+    float *v = (float *)base;
+    memset(v, 0, 4 * (size_t)w->size);
+    /* the viewer's hand */
+    if (add_cards(w, PyList_GET_ITEM(hands, me), v, 0.5f) < 0) return NULL;
+    clip_all(v, 5);
+    v += 5;
+    Py_ssize_t written = write_seats(w, v, me, hands, coins, revealed, alive, turn, waiting,
+                                     passed, known_hands, allegiance);
+    if (written < 0) return NULL;
+    v += written;
+    /* the table: phase, treasury, Court, Reserve */
+    int phase = names_need(&w->phases, args[12]);
+    if (phase < 0) return NULL;
+    v[phase] = 1.0f;
+    long count = w->phases_count;
+    v[count] = clip((float)((double)treasury / (double)(settings_treasury > 1 ? settings_treasury : 1)));
+    v[count + 1] = clip((float)((double)court / (double)(5 * copies)));
+    if (w->reformation) v[count + 2] = (float)((double)(reserve < 12 ? reserve : 12) / 12.0);
+    v += w->table_size;
+    if (write_pending(w, v, me, phase, args + 18) < 0) return NULL;
+    v += w->pending_size;
+    if (w->history && write_history(w, v, me, history) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef Writer_methods[] = {
+    {"observe", (PyCFunction)(void (*)(void))Writer_observe, METH_FASTCALL,
+     "observe(target, at, me, hands, coins, revealed, alive_flags, turn, waiting, passed, "
+     "known_hands, allegiance, phase, treasury, settings_treasury, court, copies, reserve, "
+     "known_court, actor, action, target_seat, claim, block_seat, block_claim, challenger, "
+     "loser, drawn, shown, history): write seat `me`'s vector into the bytearray `target` "
+     "from byte `at` (the state's fields, as coup.rules.features.Features.write passes "
+     "them)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyObject *Writer_size(Writer *w, void *closure) {
+    (void)closure;
+    return PyLong_FromSsize_t(w->size);
+}
+
+static PyGetSetDef Writer_getset[] = {
+    {"size", (getter)Writer_size, NULL, "floats in the vector", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject WriterType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "coup.rules._observe.Writer",
+    .tp_basicsize = sizeof(Writer),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Writes observation vectors of one table shape (made by coup.rules.features).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Writer_init,
+    .tp_dealloc = (destructor)Writer_dealloc,
+    .tp_methods = Writer_methods,
+    .tp_getset = Writer_getset,
+};
+
+static struct PyModuleDef observe_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "coup.rules._observe",
+    .m_doc = "A seat's observation vector written straight into a buffer (the compiled core).",
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC PyInit__observe(void) {
+    if (PyType_Ready(&WriterType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&observe_module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&WriterType);
+    if (PyModule_AddObject(m, "Writer", (PyObject *)&WriterType) < 0) {
+        Py_DECREF(&WriterType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,26 @@
+"""Typing for the C writer of observation vectors (``coup/rules/_observe.c``)."""
+
+from collections.abc import Iterable
+from typing import Any
+
+class Writer:
+    size: int
+    def __init__(
+        self,
+        players: int,
+        history: int,
+        reformation: bool,
+        size: int,
+        seat_size: int,
+        table_size: int,
+        pending_size: int,
+        entry: int,
+        slots: dict[str, int],
+        phases: dict[str, int],
+        actions: dict[str, int],
+        verbs: dict[str, int],
+        allegiances: dict[str, int],
+        quiet: Iterable[str],
+        private: Iterable[str],
+    ) -> None: ...
+    def observe(self, *fields: Any) -> None: ...
