@@ -56,7 +56,11 @@ def compiled_rules() -> list[Any]:
     except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure: ship the pure core
         _say(f"mypyc could not compile coup.rules ({e}): installing the pure-Python core")
         return []
-    # the hand-written C writer of observation vectors, used by the compiled core only
+    # the hand-written C writer of observation vectors, used by the compiled core only; one
+    # built before (in-place builds) goes first, so that a failed compile leaves none
+    for old in RULES.glob("_observe.*"):
+        if old.suffix not in (".c", ".pyi"):
+            old.unlink()
     extensions.append(Extension("coup.rules._observe", [f"coup/rules/{core.C_SOURCES[0]}"]))
     for extension in extensions:
         extension.optional = True  # no C compiler: warn and install the pure core
@@ -64,7 +68,13 @@ def compiled_rules() -> list[Any]:
 
 
 class BuildExt(build_ext):
-    """build_ext that says so when the compiled core could not be built."""
+    """build_ext that always compiles (an editable install otherwise keeps an extension
+    built before its C source changed) and says so when the compiled core could not be
+    built."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        self.force = True
 
     def run(self) -> None:
         try:

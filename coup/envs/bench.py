@@ -47,7 +47,6 @@ from typing import Any
 import numpy as np
 
 import coup
-from coup.rules.stepper import SETTLE
 
 
 def _engine_runner(players: int, seed: int) -> Callable[[float], int]:
@@ -85,22 +84,7 @@ def _pettingzoo_runner(
 def _vector_free(env: Any) -> Any:
     """`env` with its rules core writing the action mask only: no observation vector, what
     the adapter and the engine cost without it (the vector in the buffer goes stale)."""
-    stepper = env.stepper
-    legal_mask, mask_view = stepper.legal_mask, stepper.mask_view
-
-    def fill(seat: int) -> None:
-        mask_view[:] = legal_mask.block(stepper.state, seat)
-
-    def step_random(me: int, action: int, rng: random.Random) -> int:  # Gymnasium's step
-        after: int = stepper.play(me, action)
-        if after < 0 and after != SETTLE:
-            return after
-        played: int = 1 + stepper.play_random(rng, me)
-        fill(me)
-        return played
-
-    env._fill = fill
-    env._step_random = step_random
+    env.stepper.vector = False
     return env
 
 

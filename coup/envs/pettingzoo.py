@@ -37,7 +37,8 @@ import coup
 from coup.envs.actions import ActionSpace
 from coup.envs.observation import ObservationEncoder
 from coup.envs.text import render
-from coup.rules.stepper import ILLEGAL, OUTSIDE, SETTLE, Stepper
+from coup.rules.agents import Agents
+from coup.rules.stepper import ILLEGAL, OUTSIDE, Stepper
 
 __all__ = ["CoupAEC", "env", "raw_env"]
 
@@ -53,7 +54,6 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         "name": "coup_v0",
         "is_parallelizable": False,
     }
-    agent_selection: str  # set by reset(), as PettingZoo requires
 
     def __init__(
         self,
@@ -87,9 +87,7 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         self.stepper = Stepper(
             self.encoder.features, self.actions._legal_mask, self.actions._moves, max_moves
         )
-        self._play = self.stepper.play
         self._legal_mask = self.actions._legal_mask.mask
-        self._fill = self.stepper.fill
         self._obs = _frombuffer(self.stepper.obs, _FLOAT32)
         self._mask = _frombuffer(self.stepper.mask, _INT8)
         self._shared: dict[str, np.ndarray] = {"observation": self._obs, "action_mask": self._mask}
@@ -100,8 +98,15 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.first = first
         self.game = game
-        self.possible_agents = [f"player_{seat}" for seat in range(players)]
-        self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        # the AEC bookkeeping (selection, rewards, terminations, ...) is the rules core's
+        # (`coup.rules.agents`); its last, step and observe are this environment's, one
+        # compiled call each, unless a step must also render
+        self._core = Agents(self.stepper, players, self._shared, copy, self._refuse)
+        if render_mode != "human":
+            self.__dict__.update(last=self._core.last, step=self._core.step)
+        self.__dict__["observe"] = self._core.observe
+        self.possible_agents = self._core.names[:]
+        self.agent_seat = self._core.seat_of
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
@@ -113,13 +118,73 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         self.action_spaces = {agent: act_space for agent in self.possible_agents}
         self._rng = np.random.default_rng()
         self.state: coup.State | None = None
-        # reset() before use, as PettingZoo requires; make the dicts exist meanwhile
-        self.agents: list[str] = []
-        self.rewards: dict[str, float] = {}
-        self._cumulative_rewards: dict[str, float] = {}
-        self.terminations: dict[str, bool] = {}
-        self.truncations: dict[str, bool] = {}
-        self.infos: dict[str, dict[str, Any]] = {}
+
+    # -- PettingZoo's attributes: the core's ----------------------------------------------
+    @property
+    def agent_selection(self) -> str:
+        if not self._core.started:
+            raise AttributeError("agent_selection is set by reset()")
+        return self._core.selected
+
+    @agent_selection.setter
+    def agent_selection(self, agent: str) -> None:
+        self._core.selected = agent
+
+    @property
+    def _skip_agent_selection(self) -> str | None:
+        return self._core.skip
+
+    @_skip_agent_selection.setter
+    def _skip_agent_selection(self, agent: str | None) -> None:
+        self._core.skip = agent
+
+    @property
+    def agents(self) -> list[str]:
+        return self._core.agents
+
+    @agents.setter
+    def agents(self, agents: list[str]) -> None:
+        self._core.agents = agents
+
+    @property
+    def rewards(self) -> dict[str, float]:
+        return self._core.rewards
+
+    @rewards.setter
+    def rewards(self, rewards: dict[str, float]) -> None:
+        self._core.rewards = rewards
+
+    @property
+    def _cumulative_rewards(self) -> dict[str, float]:
+        return self._core.cumulative
+
+    @_cumulative_rewards.setter
+    def _cumulative_rewards(self, rewards: dict[str, float]) -> None:
+        self._core.cumulative = rewards
+
+    @property
+    def terminations(self) -> dict[str, bool]:
+        return self._core.terminations
+
+    @terminations.setter
+    def terminations(self, terminations: dict[str, bool]) -> None:
+        self._core.terminations = terminations
+
+    @property
+    def truncations(self) -> dict[str, bool]:
+        return self._core.truncations
+
+    @truncations.setter
+    def truncations(self, truncations: dict[str, bool]) -> None:
+        self._core.truncations = truncations
+
+    @property
+    def infos(self) -> dict[str, dict[str, Any]]:
+        return self._core.infos
+
+    @infos.setter
+    def infos(self, infos: dict[str, dict[str, Any]]) -> None:
+        self._core.infos = infos
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -144,43 +209,13 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
             first=first,
             **self.game,
         )
-        self.stepper.start(self.state)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
-        self._alive = set(range(self.players))
-        self._rewarded = False
-        self._skip_agent_selection = None
-        self._settle()
+        self._core.start(self.state)
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        if self.state is None:
-            raise RuntimeError("call reset() before using the environment")
-        if action is None:
-            raise ValueError(f"{agent} is still in the game: step() needs an action, not None")
-        seat = self.agent_seat[agent]
-        index = int(action)
-        after = self._play(seat, index)  # the rules core: the move and who is next
-        if after < 0 and after != SETTLE:
-            self._refuse(agent, seat, index, after)
-        self._cumulative_rewards[agent] = 0.0
-        if self._rewarded:  # most moves reward nobody: skip the bookkeeping then
-            for other in self.rewards:
-                self.rewards[other] = 0.0
-            self._rewarded = False
-        if after >= 0:  # nothing to settle
-            self.agent_selection = self.possible_agents[after]
-        else:
-            self._settle()
-            if self._rewarded:
-                self._accumulate_rewards()
+        """Play the selected agent's `action` (None for an agent that is out). Unless the
+        environment renders every step, ``env.step`` is the core's own
+        (`coup.rules.agents.Agents.step`), which this calls too."""
+        self._core.step(action)
         if self.render_mode == "human":
             self.render()
 
@@ -196,40 +231,6 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
             f"action {index} ({move}) is not legal for {agent}: {error}; legal now: {legal}"
         )
 
-    def _settle(self) -> None:
-        """Hand out results of the last move and select who moves next."""
-        state = self._live()
-        self.stepper.settled()
-        if state.n_alive == len(self._alive) and not state.over and self.moves < self.max_moves:
-            self.agent_selection = self.possible_agents[state.waiting[0]]  # nothing to settle
-            return
-        share = 1.0 / (self.players - 1)
-        alive = state.alive
-        # n_alive (the engine's count of seats still in) spares a check of every seat
-        for seat in tuple(self._alive) if state.n_alive != len(self._alive) else ():
-            if not alive(seat):
-                self._rewarded = True
-                self._alive.discard(seat)
-                agent = self.possible_agents[seat]
-                self.rewards[agent] = -share
-                self.terminations[agent] = True
-        if state.over:
-            self._rewarded = True
-            winner = state.winner
-            for seat in tuple(self._alive):
-                agent = self.possible_agents[seat]
-                self.rewards[agent] = 1.0 if seat == winner else -share
-                self.terminations[agent] = True
-            self._alive.clear()
-        elif self.moves >= self.max_moves:
-            for seat in self._alive:
-                self.truncations[self.possible_agents[seat]] = True
-            self._alive.clear()
-        if self._alive:
-            self.agent_selection = self.possible_agents[state.waiting[0]]
-        if self._rewarded or not self._alive:
-            self._deads_step_first()
-
     def _live(self) -> coup.State:
         if self.state is None:
             raise RuntimeError("call reset() before using the environment")
@@ -239,35 +240,12 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
     def last(
         self, observe: bool = True
     ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
-        """PettingZoo's ``AECEnv.last`` with :meth:`observe` written inline (the same result,
-        fewer calls: it runs before every decision)."""
-        agent = self.agent_selection
-        observation: dict[str, np.ndarray] | None = None
-        if observe:
-            if self.state is None:
-                raise RuntimeError("call reset() before using the environment")
-            self._fill(self.agent_seat[agent])  # the rules core writes both buffers
-            if self.copy:
-                observation = {
-                    "observation": self._obs.copy(),
-                    "action_mask": self._mask.copy(),
-                }
-            else:
-                observation = self._shared
-        return (
-            observation,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
+        """PettingZoo's ``AECEnv.last``; ``env.last`` is the core's own
+        (`coup.rules.agents.Agents.last`), which this calls too."""
+        return self._core.last(observe)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        self._live()
-        self._fill(self.agent_seat[agent])
-        if self.copy:
-            return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
-        return self._shared
+        return self._core.observe(agent)  # type: ignore[no-any-return]
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The legal-action mask of `agent` (int8, 1 = legal)."""

@@ -91,6 +91,22 @@ static int names_find(Names *t, PyObject *name) {
     return value;
 }
 
+typedef struct {
+    PyObject_HEAD
+    int n, history, reformation;
+    Py_ssize_t size;     /* floats in the vector */
+    int seat_size;       /* floats per seat: 19, or 21 with Reformation */
+    int table_size;      /* phase one-hot, treasury, Court (, Reserve) */
+    int pending_size;    /* 6n + actions + 25 */
+    int entry;           /* floats per history entry: 6 + verbs + 2n */
+    int verbs_count, actions_count, phases_count;
+    PyObject *seats[MAX_NAMES]; /* the int objects of seats 0..n-1 */
+    int phase_exchange, phase_examine, phase_lose; /* -1 where the layout has none */
+    char quiet[MAX_NAMES];   /* per phase: no action under way (action, draft, ...) */
+    char private[MAX_NAMES]; /* per verb: its argument is private (keep, show, draft) */
+    Names slots, phases, actions, verbs, allegiances;
+} Writer;
+
 /* The number of `name`, which must have one (a KeyError otherwise, as the dict says). */
 static int names_need(Names *t, PyObject *name) {
     int v = names_find(t, name);

@@ -44,6 +44,7 @@ MODULES: tuple[str, ...] = (
     "layout",
     "features",
     "stepper",
+    "agents",
 )
 #: Hand-written C built with them (the observation writer, used only by the compiled core).
 C_SOURCES: tuple[str, ...] = ("_observe.c",)

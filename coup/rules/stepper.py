@@ -102,6 +102,8 @@ class Stepper:
         self.obs_view = memoryview(self.obs)
         self.mask_view = memoryview(self.mask)
         self.state: State = State()
+        #: `fill` writes the observation (False: the mask only; the bench's floor)
+        self.vector = True
         #: decisions played through `play` (and `play_random`) since `start`
         self.played = 0
         #: seats in the game when the adapter last settled (`SETTLE` when it changes)
@@ -203,7 +205,9 @@ class Stepper:
         """Write `seat`'s observation and action mask into `obs` and `mask`."""
         s = self.state
         features = self.features
-        if features.writer is not None:  # the C writer, straight into the buffer
+        if not self.vector:
+            pass
+        elif features.writer is not None:  # the C writer, straight into the buffer
             features.write(s, seat, self.obs, self.obs_at)
         else:
             self.obs_view[:] = features.observe_blocks(s, seat)

@@ -1,0 +1,207 @@
+"""A table's seats as learning agents, in the core: the bookkeeping of PettingZoo's AEC
+API (who is selected, rewards, terminations, truncations, knocked-out agents stepped out)
+for ``coup.envs.pettingzoo``, which binds `Agents.last` and `Agents.step` as its own.
+
+What it does is what ``pettingzoo.AECEnv`` and the environment's Python did before it
+(``_was_dead_step``, ``_deads_step_first``, ``_accumulate_rewards``, ``_clear_rewards``);
+it runs here so that a decision costs one compiled call for ``last()`` and one for
+``step()``. The observation arrays are the environment's (numpy, over the `Stepper`'s
+buffers): this module only hands them out, or their ``copy()``. Standard library only;
+compiled with the rest of the core.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import State
+from .stepper import SETTLE, Stepper
+
+Last = tuple[Any, float, bool, bool, dict[str, Any]]
+
+
+class Agents:
+    """The agents ``player_0 .. player_{n-1}`` of one table, stepped through `stepper`.
+
+    `shared` is the observation dict of the two arrays over the stepper's buffers (handed
+    out as it is when not `copy`); `refuse(agent, seat, action, why)` raises the error of
+    an action the stepper refused (the environment words it)."""
+
+    def __init__(
+        self, stepper: Stepper, players: int, shared: dict[str, Any], copy: bool, refuse: Any
+    ) -> None:
+        self.stepper = stepper
+        self.players = players
+        self.names: list[str] = [f"player_{seat}" for seat in range(players)]
+        self.seat_of: dict[str, int] = {name: seat for seat, name in enumerate(self.names)}
+        self.shared = shared
+        self.obs: Any = shared["observation"]
+        self.mask: Any = shared["action_mask"]
+        self.copy = copy
+        self.refuse = refuse
+        self.share = 1.0 / (players - 1)
+        self.started = False
+        self.agents: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self.cumulative: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        #: the agent selected (PettingZoo's ``agent_selection``) and the one a knocked-out
+        #: agent's last step goes back to (``_skip_agent_selection``)
+        self.selected = ""
+        self.skip: str | None = None
+        # seats not yet handed their result, and how many
+        self.alive: list[bool] = []
+        self.in_game = 0
+        self.rewarded = False  # some reward is not 0 (cleared at the next step)
+
+    def start(self, state: State) -> None:
+        """A new game: every agent in, nothing rewarded, the first decider selected."""
+        self.stepper.start(state)
+        names = self.names
+        self.agents = names[:]
+        self.rewards = dict.fromkeys(names, 0.0)
+        self.cumulative = dict.fromkeys(names, 0.0)
+        self.terminations = dict.fromkeys(names, False)
+        self.truncations = dict.fromkeys(names, False)
+        self.infos = {name: {} for name in names}
+        self.alive = [True] * self.players
+        self.in_game = self.players
+        self.rewarded = False
+        self.skip = None
+        self.started = True
+        self.settle()
+
+    # -- what the selected agent sees ------------------------------------------------------
+    def last(self, observe: bool = True) -> Last:
+        """PettingZoo's ``last()``: the selected agent's observation (None unless
+        `observe`), cumulative reward, termination, truncation and info."""
+        agent = self.selected
+        observation: Any = None
+        if observe:
+            observation = self.observe(agent)
+        return (
+            observation,
+            self.cumulative[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def observe(self, agent: str) -> Any:
+        """`agent`'s observation dict: the shared arrays, or copies of them."""
+        if not self.started:
+            raise RuntimeError("call reset() before using the environment")
+        self.stepper.fill(self.seat_of[agent])
+        if self.copy:
+            return {"observation": self.obs.copy(), "action_mask": self.mask.copy()}
+        return self.shared
+
+    # -- a step ----------------------------------------------------------------------------
+    def step(self, action: Any) -> None:
+        """PettingZoo's ``step()``: the selected agent plays integer `action` (None for a
+        knocked-out or truncated agent, which then leaves)."""
+        agent = self.selected
+        if not self.started:
+            raise RuntimeError("call reset() before using the environment")
+        if self.terminations[agent] or self.truncations[agent]:
+            self.dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is still in the game: step() needs an action, not None")
+        seat = self.seat_of[agent]
+        index = int(action)
+        after = self.stepper.play(seat, index)  # the move, and who decides next
+        if after < 0 and after != SETTLE:
+            self.refuse(agent, seat, index, after)  # raises; nothing changed
+        self.cumulative[agent] = 0.0
+        if self.rewarded:  # most moves reward nobody: skip the bookkeeping then
+            rewards = self.rewards
+            for other in rewards:
+                rewards[other] = 0.0
+            self.rewarded = False
+        if after >= 0:  # nothing to settle
+            self.selected = self.names[after]
+        else:
+            self.settle()
+            if self.rewarded:
+                cumulative = self.cumulative
+                for other, reward in self.rewards.items():
+                    cumulative[other] += reward
+
+    def settle(self) -> None:
+        """Hand out the results of the last move and select who decides next."""
+        stepper = self.stepper
+        state = stepper.state
+        stepper.settled()
+        over = state.phase == "over"
+        if state.n_alive == self.in_game and not over and stepper.played < stepper.max_moves:
+            self.selected = self.names[state.waiting[0]]  # nothing to settle
+            return
+        share = self.share
+        alive = self.alive
+        if state.n_alive != self.in_game:
+            flags = state.alive_flags
+            for seat in range(self.players):
+                if alive[seat] and not flags[seat]:
+                    self.rewarded = True
+                    alive[seat] = False
+                    self.in_game -= 1
+                    agent = self.names[seat]
+                    self.rewards[agent] = -share
+                    self.terminations[agent] = True
+        if over:
+            self.rewarded = True
+            winner = state.winner
+            for seat in range(self.players):
+                if alive[seat]:
+                    agent = self.names[seat]
+                    self.rewards[agent] = 1.0 if seat == winner else -share
+                    self.terminations[agent] = True
+                    alive[seat] = False
+            self.in_game = 0
+        elif stepper.played >= stepper.max_moves:
+            for seat in range(self.players):
+                if alive[seat]:
+                    self.truncations[self.names[seat]] = True
+                    alive[seat] = False
+            self.in_game = 0
+        if self.in_game:
+            self.selected = self.names[state.waiting[0]]
+        if self.rewarded or not self.in_game:
+            self.dead_first()
+
+    def dead_first(self) -> None:
+        """Select the first agent that is out (``AECEnv._deads_step_first``)."""
+        for agent in self.agents:
+            if self.terminations[agent] or self.truncations[agent]:
+                self.skip = self.selected
+                self.selected = agent
+                return
+
+    def dead_step(self, action: Any) -> None:
+        """The step of an agent that is out: it leaves, and the next one out or the agent
+        whose turn it is is selected (``AECEnv._was_dead_step``)."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.selected
+        del self.terminations[agent]
+        del self.truncations[agent]
+        del self.rewards[agent]
+        del self.cumulative[agent]
+        del self.infos[agent]
+        self.agents.remove(agent)
+        for other in self.agents:
+            if self.terminations[other] or self.truncations[other]:
+                if self.skip is None:
+                    self.skip = self.selected
+                self.selected = other
+                break
+        else:
+            if self.skip is not None:
+                self.selected = self.skip
+            self.skip = None
+        rewards = self.rewards
+        for other in rewards:
+            rewards[other] = 0.0
