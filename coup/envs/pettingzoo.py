@@ -107,6 +107,15 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         self.__dict__["observe"] = self._core.observe
         self.possible_agents = self._core.names[:]
         self.agent_seat = self._core.seat_of
+        # the core's own list and dicts (refilled in place by every reset, never replaced):
+        # what the core changes, these show
+        core = self._core
+        self.agents: list[str] = core.agents
+        self.rewards: dict[str, float] = core.rewards
+        self._cumulative_rewards: dict[str, float] = core.cumulative
+        self.terminations: dict[str, bool] = core.terminations
+        self.truncations: dict[str, bool] = core.truncations
+        self.infos: dict[str, dict[str, Any]] = core.infos
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
@@ -137,54 +146,6 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
     @_skip_agent_selection.setter
     def _skip_agent_selection(self, agent: str | None) -> None:
         self._core.skip = agent
-
-    @property
-    def agents(self) -> list[str]:
-        return self._core.agents
-
-    @agents.setter
-    def agents(self, agents: list[str]) -> None:
-        self._core.agents = agents
-
-    @property
-    def rewards(self) -> dict[str, float]:
-        return self._core.rewards
-
-    @rewards.setter
-    def rewards(self, rewards: dict[str, float]) -> None:
-        self._core.rewards = rewards
-
-    @property
-    def _cumulative_rewards(self) -> dict[str, float]:
-        return self._core.cumulative
-
-    @_cumulative_rewards.setter
-    def _cumulative_rewards(self, rewards: dict[str, float]) -> None:
-        self._core.cumulative = rewards
-
-    @property
-    def terminations(self) -> dict[str, bool]:
-        return self._core.terminations
-
-    @terminations.setter
-    def terminations(self, terminations: dict[str, bool]) -> None:
-        self._core.terminations = terminations
-
-    @property
-    def truncations(self) -> dict[str, bool]:
-        return self._core.truncations
-
-    @truncations.setter
-    def truncations(self, truncations: dict[str, bool]) -> None:
-        self._core.truncations = truncations
-
-    @property
-    def infos(self) -> dict[str, dict[str, Any]]:
-        return self._core.infos
-
-    @infos.setter
-    def infos(self, infos: dict[str, dict[str, Any]]) -> None:
-        self._core.infos = infos
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]

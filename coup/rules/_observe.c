@@ -91,6 +91,14 @@ static int names_find(Names *t, PyObject *name) {
     return value;
 }
 
+/* One history entry, as every viewer needs it. */
+struct Decoded {
+    long mover, audience; /* audience -1: none */
+    int verb;
+    int kind;  /* 0: no argument shown; 1: a seat, `value`; 2: a character slot, `value` */
+    long value;
+};
+
 typedef struct {
     PyObject_HEAD
     int n, history, reformation;
@@ -105,6 +113,13 @@ typedef struct {
     char quiet[MAX_NAMES];   /* per phase: no action under way (action, draft, ...) */
     char private[MAX_NAMES]; /* per verb: its argument is private (keep, show, draft) */
     Names slots, phases, actions, verbs, allegiances;
+    /* the history entries decoded for the game seen last: `decoded[k]` is entry `base + k`
+     * of the list `seen` (a reference kept, so it stays that list), whose entry
+     * `base + count - 1` is `last` (also kept): the same list grown by some moves is
+     * decoded from there on, anything else from the start of the window */
+    PyObject *seen, *last;
+    Py_ssize_t base, count, capacity;
+    struct Decoded *decoded;
 } Writer;
 
 /* The number of `name`, which must have one (a KeyError otherwise, as the dict says). */
@@ -128,10 +143,26 @@ static inline long rel(long a, long b, long n) {
     return r < 0 ? r + n : r;
 }
 
+/* An int's value: small ints read in place (as compiled code does), others converted. */
+static inline long as_long(PyObject *o) {
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyLong_CheckExact(o) && _PyLong_IsCompact((PyLongObject *)o))
+        return (long)_PyLong_CompactValue((PyLongObject *)o);
+#else
+    if (PyLong_CheckExact(o)) {
+        Py_ssize_t size = Py_SIZE(o);
+        if (size == 0) return 0;
+        if (size == 1) return (long)((PyLongObject *)o)->ob_digit[0];
+        if (size == -1) return -(long)((PyLongObject *)o)->ob_digit[0];
+    }
+#endif
+    return PyLong_AsLong(o);
+}
+
 /* A seat number, or -1 for None; -2 with an exception set. */
 static long seat_or_none(PyObject *o) {
     if (o == Py_None) return -1;
-    long v = PyLong_AsLong(o);
+    long v = as_long(o);
     if (v == -1 && PyErr_Occurred()) return -2;
     return v;
 }
@@ -170,13 +201,15 @@ static int in_seats(PyObject *tuple, long seat, PyObject *obj) {
         if (PyTuple_GET_ITEM(tuple, k) == obj) return 1;
     for (Py_ssize_t k = 0; k < count; k++) {
         PyObject *item = PyTuple_GET_ITEM(tuple, k);
-        if (PyLong_Check(item) && PyLong_AsLong(item) == seat) return 1;
+        if (PyLong_Check(item) && as_long(item) == seat) return 1;
     }
     return 0;
 }
 
 /* -- Writer(players, history, reformation, size, seat_size, table_size, pending_size,
  *           entry, slots, phases, actions, verbs, allegiances, quiet, private) ---------- */
+static void forget(Writer *w);
+
 static void Writer_dealloc(Writer *w) {
     names_clear(&w->slots);
     names_clear(&w->phases);
@@ -184,6 +217,8 @@ static void Writer_dealloc(Writer *w) {
     names_clear(&w->verbs);
     names_clear(&w->allegiances);
     for (int i = 0; i < w->n; i++) Py_CLEAR(w->seats[i]);
+    forget(w);
+    PyMem_Free(w->decoded);
     Py_TYPE(w)->tp_free((PyObject *)w);
 }
 
@@ -290,7 +325,7 @@ static Py_ssize_t write_seats(Writer *w, float *v, long me, PyObject *hands, PyO
     long i = me;
     for (long k = 0; k < n; k++) {
         PyObject *hand = PyList_GET_ITEM(hands, i);
-        long c = PyLong_AsLong(PyList_GET_ITEM(coins, i));
+        long c = as_long(PyList_GET_ITEM(coins, i));
         if (c == -1 && PyErr_Occurred()) return -1;
         if (!PyTuple_Check(hand)) {
             PyErr_SetString(PyExc_TypeError, "hands must be tuples");
@@ -394,42 +429,112 @@ static int write_pending(Writer *w, float *v, long me, int phase, PyObject *cons
     return 0;
 }
 
+/* Decode entry `entry` of a history into `d`; -1 with an exception set. */
+static int decode(Writer *w, PyObject *entry, struct Decoded *d) {
+    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 6) {
+        PyErr_SetString(PyExc_TypeError, "a history entry is a tuple of six");
+        return -1;
+    }
+    PyObject *move = PyTuple_GET_ITEM(entry, 1);
+    if (!PyTuple_Check(move) || PyTuple_GET_SIZE(move) != 2) {
+        PyErr_SetString(PyExc_TypeError, "a move is a (verb, arg) tuple");
+        return -1;
+    }
+    d->mover = as_long(PyTuple_GET_ITEM(entry, 0));
+    d->audience = seat_or_none(PyTuple_GET_ITEM(entry, 5));
+    if ((d->mover == -1 || d->audience == -2) && PyErr_Occurred()) return -1;
+    d->verb = names_need(&w->verbs, PyTuple_GET_ITEM(move, 0));
+    if (d->verb < 0) return -1;
+    PyObject *arg = PyTuple_GET_ITEM(move, 1);
+    d->kind = 0;
+    if (arg == Py_None || PyTuple_Check(arg)) return 0;
+    if (PyLong_Check(arg)) {
+        d->value = as_long(arg);
+        if (d->value == -1 && PyErr_Occurred()) return -1;
+        d->kind = 1;
+        return 0;
+    }
+    int slot = names_find(&w->slots, arg);
+    if (slot == -2) return -1;
+    if (slot >= 0) {
+        d->kind = 2;
+        d->value = slot;
+    }
+    return 0;
+}
+
+static void forget(Writer *w) {
+    Py_CLEAR(w->seen);
+    Py_CLEAR(w->last);
+    w->base = w->count = 0;
+}
+
+/* Make `decoded` hold the entries of `history` from `first` on; -1 on error. */
+static int decode_history(Writer *w, PyObject *history, Py_ssize_t first) {
+    Py_ssize_t length = PyList_GET_SIZE(history);
+    Py_ssize_t end = w->base + w->count;
+    if (history != w->seen || w->count == 0 || w->base > first || end > length ||
+        PyList_GET_ITEM(history, end - 1) != w->last) {
+        /* another game, an older state or a copy: from the window's start */
+        forget(w);
+        w->base = first;
+    } else if (w->count > 4 * (Py_ssize_t)w->history + 64) { /* a long game: drop the oldest */
+        Py_ssize_t drop = first - w->base;
+        memmove(w->decoded, w->decoded + drop, (size_t)(w->count - drop) * sizeof *w->decoded);
+        w->base += drop;
+        w->count -= drop;
+    }
+    Py_ssize_t need = length - w->base;
+    if (need > w->capacity) {
+        Py_ssize_t capacity = need + need / 2 + 16;
+        struct Decoded *grown = PyMem_Realloc(w->decoded, (size_t)capacity * sizeof *grown);
+        if (grown == NULL) {
+            forget(w);
+            PyErr_NoMemory();
+            return -1;
+        }
+        w->decoded = grown;
+        w->capacity = capacity;
+    }
+    for (Py_ssize_t k = w->base + w->count; k < length; k++) {
+        if (decode(w, PyList_GET_ITEM(history, k), w->decoded + (k - w->base)) < 0) {
+            forget(w);
+            return -1;
+        }
+        w->count++;
+    }
+    if (w->count) {
+        PyObject *last = PyList_GET_ITEM(history, length - 1);
+        if (history != w->seen) {
+            Py_INCREF(history);
+            Py_XSETREF(w->seen, history);
+        }
+        if (last != w->last) {
+            Py_INCREF(last);
+            Py_XSETREF(w->last, last);
+        }
+    }
+    return 0;
+}
+
 /* The last `history` moves, newest first, as `me` sees them. */
 static int write_history(Writer *w, float *v, long me, PyObject *history) {
     long n = w->n, verbs = w->verbs_count;
     Py_ssize_t length = PyList_GET_SIZE(history);
     Py_ssize_t first = length > w->history ? length - w->history : 0;
+    if (length == 0) return 0;
+    if (decode_history(w, history, first) < 0) return -1;
     for (Py_ssize_t k = length - 1; k >= first; k--, v += w->entry) {
-        PyObject *entry = PyList_GET_ITEM(history, k);
-        if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 6) {
-            PyErr_SetString(PyExc_TypeError, "a history entry is a tuple of six");
-            return -1;
-        }
-        PyObject *move = PyTuple_GET_ITEM(entry, 1);
-        if (!PyTuple_Check(move) || PyTuple_GET_SIZE(move) != 2) {
-            PyErr_SetString(PyExc_TypeError, "a move is a (verb, arg) tuple");
-            return -1;
-        }
-        long mover = PyLong_AsLong(PyTuple_GET_ITEM(entry, 0));
-        long audience = seat_or_none(PyTuple_GET_ITEM(entry, 5));
-        if ((mover == -1 || audience == -2) && PyErr_Occurred()) return -1;
-        int verb = names_need(&w->verbs, PyTuple_GET_ITEM(move, 0));
-        if (verb < 0) return -1;
+        struct Decoded *d = w->decoded + (k - w->base);
         v[0] = 1.0f;
-        v[1 + rel(mover, me, n)] = 1.0f;
-        v[1 + n + verb] = 1.0f;
-        int hidden = w->private[verb] && me != mover && me != audience;
-        PyObject *arg = PyTuple_GET_ITEM(move, 1);
-        if (hidden || arg == Py_None || PyTuple_Check(arg)) continue;
-        if (PyLong_Check(arg)) {
-            long seat = PyLong_AsLong(arg);
-            if (seat == -1 && PyErr_Occurred()) return -1;
-            v[6 + n + verbs + rel(seat, me, n)] = 1.0f;
-        } else {
-            int slot = names_find(&w->slots, arg);
-            if (slot == -2) return -1;
-            if (slot >= 0) v[1 + n + verbs + slot] = 1.0f;
-        }
+        v[1 + rel(d->mover, me, n)] = 1.0f;
+        v[1 + n + d->verb] = 1.0f;
+        if (d->kind == 0 || (w->private[d->verb] && me != d->mover && me != d->audience))
+            continue;
+        if (d->kind == 1)
+            v[6 + n + verbs + rel(d->value, me, n)] = 1.0f;
+        else
+            v[1 + n + verbs + d->value] = 1.0f;
     }
     return 0;
 }
@@ -449,11 +554,11 @@ static PyObject *Writer_observe(Writer *w, PyObject *const *args, Py_ssize_t nar
     }
     PyObject *out = args[0];
     Py_ssize_t at = PyLong_AsSsize_t(args[1]);
-    long me = PyLong_AsLong(args[2]);
-    long turn = PyLong_AsLong(args[7]);
-    long treasury = PyLong_AsLong(args[13]), settings_treasury = PyLong_AsLong(args[14]);
-    long court = PyLong_AsLong(args[15]), copies = PyLong_AsLong(args[16]);
-    long reserve = PyLong_AsLong(args[17]);
+    long me = as_long(args[2]);
+    long turn = as_long(args[7]);
+    long treasury = as_long(args[13]), settings_treasury = as_long(args[14]);
+    long court = as_long(args[15]), copies = as_long(args[16]);
+    long reserve = as_long(args[17]);
     if (PyErr_Occurred()) return NULL;
     PyObject *hands = args[3], *coins = args[4], *revealed = args[5], *alive = args[6];
     PyObject *waiting = args[8], *passed = args[9], *known_hands = args[10];

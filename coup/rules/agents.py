@@ -5,7 +5,8 @@ for ``coup.envs.pettingzoo``, which binds `Agents.last` and `Agents.step` as its
 What it does is what ``pettingzoo.AECEnv`` and the environment's Python did before it
 (``_was_dead_step``, ``_deads_step_first``, ``_accumulate_rewards``, ``_clear_rewards``);
 it runs here so that a decision costs one compiled call for ``last()`` and one for
-``step()``. The observation arrays are the environment's (numpy, over the `Stepper`'s
+``step()``. `agents` and the dicts are made once and refilled by `start`, so the
+environment's attributes of those names are these very objects. The observation arrays are the environment's (numpy, over the `Stepper`'s
 buffers): this module only hands them out, or their ``copy()``. Standard library only;
 compiled with the rest of the core.
 """
@@ -59,13 +60,19 @@ class Agents:
     def start(self, state: State) -> None:
         """A new game: every agent in, nothing rewarded, the first decider selected."""
         self.stepper.start(state)
+        # the same list and dicts, refilled: the environment's attributes are these objects
         names = self.names
-        self.agents = names[:]
-        self.rewards = dict.fromkeys(names, 0.0)
-        self.cumulative = dict.fromkeys(names, 0.0)
-        self.terminations = dict.fromkeys(names, False)
-        self.truncations = dict.fromkeys(names, False)
-        self.infos = {name: {} for name in names}
+        self.agents[:] = names
+        rewards, cumulative, infos = self.rewards, self.cumulative, self.infos
+        terminations, truncations = self.terminations, self.truncations
+        for table in (rewards, cumulative, terminations, truncations, infos):
+            table.clear()
+        for name in names:
+            rewards[name] = 0.0
+            cumulative[name] = 0.0
+            terminations[name] = False
+            truncations[name] = False
+            infos[name] = {}
         self.alive = [True] * self.players
         self.in_game = self.players
         self.rewarded = False
