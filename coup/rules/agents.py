@@ -84,6 +84,8 @@ class Agents:
     def last(self, observe: bool = True) -> Last:
         """PettingZoo's ``last()``: the selected agent's observation (None unless
         `observe`), cumulative reward, termination, truncation and info."""
+        if not self.started:
+            raise RuntimeError("call reset() before using the environment")
         agent = self.selected
         observation: Any = None
         if observe:

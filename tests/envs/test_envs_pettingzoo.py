@@ -151,3 +151,59 @@ def test_shared_buffers_hold_the_same_observation_as_new_arrays() -> None:
         shared.step(action)
         fresh.step(action)
     assert not fresh.agents
+
+
+def test_the_core_keeps_the_books_and_the_python_methods_agree() -> None:
+    """`env.last` and `env.step` are the rules core's (coup.rules.agents); the class's own
+    methods, which a subclass or a rendering environment uses, step the same game."""
+    fast, slow = raw_env(3), raw_env(3)
+    assert fast.last == fast._core.last and fast.step == fast._core.step
+    fast.reset(seed=9)
+    slow.reset(seed=9)
+    rng = random.Random(9)
+    for agent in fast.agent_iter():
+        obs, reward, terminated, truncated, info = fast.last()
+        theirs = type(slow).last(slow)
+        assert agent == slow.agent_selection
+        assert np.array_equal(obs["observation"], theirs[0]["observation"])
+        assert (reward, terminated, truncated, info) == theirs[1:]
+        assert (fast.rewards, fast.agents) == (slow.rewards, slow.agents)
+        if terminated or truncated:
+            action = None
+        else:
+            legal = obs["action_mask"].nonzero()[0]
+            action = int(legal[rng.randrange(len(legal))])
+        fast.step(action)
+        type(slow).step(slow, action)
+    assert not slow.agents
+
+
+def test_a_human_rendering_environment_renders_every_step(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    e = raw_env(2, render_mode="human")
+    assert "step" not in vars(e)  # the class's step, which renders
+    e.reset(seed=3)
+    obs = e.last()[0]
+    e.step(int(obs["action_mask"].nonzero()[0][0]))
+    assert "seat 0" in capsys.readouterr().out
+
+
+def test_bad_steps_are_refused_and_change_nothing() -> None:
+    e = raw_env(4, first=0)
+    with pytest.raises(RuntimeError, match="reset"):
+        e.step(0)
+    with pytest.raises(RuntimeError, match="reset"):
+        e.last()
+    with pytest.raises(RuntimeError, match="reset"):
+        e.last(observe=False)
+    with pytest.raises(AttributeError, match="reset"):
+        e.agent_selection  # noqa: B018
+    e.reset(seed=4)
+    before = e.view("player_0")
+    with pytest.raises(ValueError, match="outside 0..64"):
+        e.step(65)
+    with pytest.raises(ValueError, match="needs an action"):
+        e.step(None)
+    assert e.view("player_0") == before and e.agent_selection == "player_0"
+    assert e.rewards == dict.fromkeys(e.possible_agents, 0.0)
