@@ -56,12 +56,17 @@ def compiled_rules() -> list[Any]:
     except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure: ship the pure core
         _say(f"mypyc could not compile coup.rules ({e}): installing the pure-Python core")
         return []
-    # the hand-written C writer of observation vectors, used by the compiled core only; one
-    # built before (in-place builds) goes first, so that a failed compile leaves none
-    for old in RULES.glob("_observe.*"):
-        if old.suffix not in (".c", ".pyi"):
-            old.unlink()
-    extensions.append(Extension("coup.rules._observe", [f"coup/rules/{core.C_SOURCES[0]}"]))
+    # the hand-written C writer of observation vectors, used by the compiled core only; it
+    # carries its source's digest, so that one built from another source is not used
+    source = core.C_SOURCES[0]
+    digest = f'"{core.c_source_digest(source)}"'
+    extensions.append(
+        Extension(
+            "coup.rules._observe",
+            [f"coup/rules/{source}"],
+            define_macros=[("COUP_OBSERVE_SOURCE", digest)],
+        )
+    )
     for extension in extensions:
         extension.optional = True  # no C compiler: warn and install the pure core
     return list(extensions)

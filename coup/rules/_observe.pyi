@@ -3,6 +3,9 @@
 from collections.abc import Iterable
 from typing import Any
 
+#: SHA-256 (hex) of the C source this module was built from
+SOURCE: str
+
 class Writer:
     size: int
     def __init__(

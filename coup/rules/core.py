@@ -68,6 +68,11 @@ def source_digest(folder: Path = HERE) -> str:
     return digest.hexdigest()
 
 
+def c_source_digest(name: str, folder: Path = HERE) -> str:
+    """SHA-256 of one C source (hex): its extension is built carrying it."""
+    return hashlib.sha256((folder / name).read_bytes()).hexdigest()
+
+
 def library_group(folder: Path = HERE) -> str:
     """The mypyc group of these sources; its library module is ``<group>__mypyc``."""
     return f"coup.rules.core_{source_digest(folder)[:16]}"
@@ -138,6 +143,7 @@ __all__ = [
     "MODULES",
     "PURE_VARIABLE",
     "WHY",
+    "c_source_digest",
     "library_group",
     "source_digest",
     "wants_pure",

@@ -38,16 +38,20 @@ _CACHE_LIMIT: Final = 50_000
 
 def _writer_class() -> Any:
     """The C writer's class (``coup/rules/_observe.c``) where the compiled core runs and the
-    writer was built with it, else None (the blocks are joined)."""
-    from .core import CORE
+    writer was built from the source beside it, else None (the blocks are joined)."""
+    from . import core
 
-    if CORE != "compiled":
+    if core.CORE != "compiled":
         return None
     try:
-        from ._observe import Writer
+        from . import _observe
     except ImportError:
         return None
-    return Writer
+    try:
+        source = core.c_source_digest(core.C_SOURCES[0])
+    except OSError:  # no source beside the build: trust it
+        source = _observe.SOURCE
+    return _observe.Writer if _observe.SOURCE == source else None
 
 
 #: The C writer's class, or None: the pure-Python core, or no C writer built.

@@ -5,6 +5,7 @@ and it refuses a buffer it cannot write into, writing nothing."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -14,7 +15,7 @@ from coup.rules import features as features_module
 from coup.rules.core import CORE, wants_pure
 from coup.rules.features import Features
 
-pytestmark = pytest.mark.skipif(
+needs_writer = pytest.mark.skipif(
     features_module.WRITER is None, reason="no C writer: the pure core joins the blocks"
 )
 
@@ -31,11 +32,18 @@ TABLES = [
 ]
 
 
-def test_the_compiled_core_has_its_writer() -> None:
-    if CORE == "compiled" and not wants_pure():
+def test_the_compiled_core_has_its_writer_built_from_the_source_beside_it() -> None:
+    if CORE != "compiled" or wants_pure():
+        assert Features(4, 12).writer is None  # the pure core: no C at all
+        return
+    if os.environ.get("COUP_EXPECT_COMPILED") == "1":  # make test, where a C compiler is
+        from coup.rules import _observe, core
+
+        assert _observe.SOURCE == core.c_source_digest("_observe.c")
         assert Features(4, 12).writer is not None
 
 
+@needs_writer
 @pytest.mark.parametrize(("players", "history", "options"), TABLES)
 def test_the_writer_writes_what_the_blocks_join(
     players: int, history: int, options: dict[str, object]
@@ -65,6 +73,7 @@ def test_the_writer_writes_what_the_blocks_join(
     assert looked > 100
 
 
+@needs_writer
 def test_the_writer_refuses_a_buffer_it_cannot_write_into() -> None:
     features = Features(3, 12)
     state = coup.new_game(players=3, seed=1)
