@@ -41,7 +41,8 @@ from coup.bots.baseline import RandomBot
 from coup.envs.actions import ActionSpace
 from coup.envs.observation import ObservationEncoder
 from coup.envs.text import render
-from coup.rules.stepper import ILLEGAL, OUTSIDE, Stepper
+from coup.rules.solo import Solo
+from coup.rules.stepper import Stepper
 
 __all__ = ["ENV_ID", "CoupEnv"]
 
@@ -98,14 +99,23 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self.stepper = Stepper(
             self.encoder.features, self.actions._legal_mask, self.actions._moves, 2**62
         )
-        self._play = self.stepper.play
-        self._step_random = self.stepper.step_random
-        self._fill = self.stepper.fill
         self._obs = _frombuffer(self.stepper.obs, _FLOAT32)
         self._mask = _frombuffer(self.stepper.mask, _INT8)
         self._mask_bool = _frombuffer(self.stepper.mask, _BOOL)
-        self._filled: tuple[Any, int] = (None, -1)  # (state, moves) `_fill` wrote for
         self._size = self.actions.size
+        # the step is the rules core's (`coup.rules.solo`): its step and action_masks are
+        # this environment's, one compiled call each, unless a step must also render
+        self._solo = Solo(
+            self.stepper,
+            {"obs": self._obs, "mask": self._mask, "mask_bool": self._mask_bool},
+            max_steps,
+            illegal == "raise",
+            illegal_penalty,
+            self._refuse,
+            self._play_bots,
+        )
+        if render_mode != "human":
+            self.__dict__.update(step=self._solo.step, action_masks=self._solo.action_masks)
         # every opponent "random": one generator for all of them, seeded when reset() is
         # given a seed (and at the first reset), and the rules core plays their moves
         self._all_random = all(spec == "random" for spec in self.opponents)
@@ -115,12 +125,36 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self.observation_space = spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32)
         self.action_space = spaces.Discrete(self.actions.size)
         self.state: coup.State | None = None
-        self.seat = 0
-        self.steps = 0
         self.bots: dict[int, Any] = {}
-        #: Moves chosen by the agent and the bots since the env was made (forced moves,
-        #: played by the engine itself, are not counted).
-        self.decisions = 0
+
+    # -- the core's counts --------------------------------------------------------------------
+    @property
+    def seat(self) -> int:
+        """The agent's seat this episode."""
+        return self._solo.seat
+
+    @seat.setter
+    def seat(self, seat: int) -> None:
+        self._solo.seat = seat
+
+    @property
+    def steps(self) -> int:
+        """Agent steps this episode (truncated at ``max_steps``)."""
+        return self._solo.steps
+
+    @steps.setter
+    def steps(self, steps: int) -> None:
+        self._solo.steps = steps
+
+    @property
+    def decisions(self) -> int:
+        """Moves chosen by the agent and the bots since the env was made (forced moves,
+        played by the engine itself, are not counted)."""
+        return self._solo.decisions
+
+    @decisions.setter
+    def decisions(self, decisions: int) -> None:
+        self._solo.decisions = decisions
 
     def _make_bots(self, seeded: bool) -> dict[int, Any]:
         if self._all_random:  # the same bot in every other seat, its generator kept
@@ -166,51 +200,26 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         )
         self.stepper.start(state)
         self.bots = self._make_bots(seed is not None)
+        solo = self._solo
+        solo.rng = self._random if self._all_random else None
+        solo.started = True
+        solo.filled = None
         self.steps = 0
         self._play_bots()
         self._write()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        state = self.state
-        if state is None:
-            raise RuntimeError("call reset() before using the environment")
-        seat = self.seat
-        if state.phase == "over" or not state.alive_flags[seat]:
-            raise RuntimeError("the episode is over: call reset()")
-        self.steps += 1
-        index = int(action)
-        rng = self._random if self._all_random else None
-        if rng is not None:
-            # the rules core plays the move, the random bots' moves, and writes the buffers
-            played = self._step_random(seat, index, rng)
-        else:
-            played = self._play(seat, index)  # the rules core: the move if it is legal
-        if played == OUTSIDE:
-            raise ValueError(f"action {index!r} is outside 0..{self._size - 1}")
-        if played == ILLEGAL:
-            if self.illegal == "raise":
-                move, error = self.stepper.refusal(seat, index)
-                raise ValueError(f"action {index} ({move}) is not legal: {error}")
-            self._fresh()
-            info = {"action_mask": self._mask.copy(), "seat": seat, "illegal": True}
-            truncated = self.steps >= self.max_steps
-            return self._obs.copy(), self.illegal_penalty, False, truncated, info
-        if rng is not None:
-            self.decisions += played
-            self._filled = (state, len(state.history))
-        else:
-            self.decisions += 1
-            self._play_bots()
-            self._write()
+        """Play the agent's `action`, then the bots until the agent decides again. Unless
+        the environment renders every step, ``env.step`` is the core's own
+        (`coup.rules.solo.Solo.step`), which this calls too."""
+        result = self._solo.step(action)
         if self.render_mode == "human":
             self.render()
-        reward = 0.0
-        terminated = state.phase == "over" or not state.alive_flags[seat]
-        if terminated:
-            reward = 1.0 if state.winner == seat else -1.0
-        truncated = not terminated and self.steps >= self.max_steps
-        info = {"action_mask": self._mask.copy(), "seat": seat}
-        return self._obs.copy(), reward, terminated, truncated, info
+        return result
+
+    def _refuse(self, seat: int, index: int) -> None:
+        move, error = self.stepper.refusal(seat, index)
+        raise ValueError(f"action {index} ({move}) is not legal: {error}")
 
     def _play_bots(self) -> None:
         """Let the bots move until the agent must decide or its game is over."""
@@ -236,7 +245,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self._obs = _frombuffer(stepper.obs_view, _FLOAT32)
         self._mask = _frombuffer(stepper.mask_view, _INT8)
         self._mask_bool = _frombuffer(stepper.mask_view, _BOOL)
-        self._filled = (None, -1)
+        self._solo.attach({"obs": self._obs, "mask": self._mask, "mask_bool": self._mask_bool})
 
     def _live(self) -> coup.State:
         if self.state is None:
@@ -245,24 +254,14 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
 
     def _write(self) -> None:
         """The agent's observation and mask into the buffers (`coup.rules.stepper`)."""
-        state = self._live()
-        self._fill(self.seat)
-        self._filled = (state, len(state.history))
-
-    def _fresh(self) -> None:
-        """Bring the buffers up to the agent's position now, unless a step just did."""
-        state = self._live()
-        filled, moves = self._filled
-        if filled is not state or moves != len(state.history):
-            self._write()
+        self._live()
+        self._solo.write()
 
     def action_masks(self) -> np.ndarray:
-        """Boolean mask of the agent's legal actions now (all False once its game is over)."""
-        state = self.state
-        filled, moves = self._filled
-        if filled is not state or state is None or moves != len(state.history):
-            self._write()
-        return self._mask_bool.copy()
+        """Boolean mask of the agent's legal actions now (all False once its game is over);
+        ``env.action_masks`` is the core's own, which this calls too."""
+        self._live()
+        return self._solo.action_masks()  # type: ignore[no-any-return]
 
     def view(self) -> dict[str, Any]:
         """The agent's view as a JSON-ready dict (for people and language-model agents)."""

@@ -45,6 +45,7 @@ MODULES: tuple[str, ...] = (
     "features",
     "stepper",
     "agents",
+    "solo",
 )
 #: Hand-written C built with them (the observation writer, used only by the compiled core).
 C_SOURCES: tuple[str, ...] = ("_observe.c",)
