@@ -29,6 +29,7 @@ from typing import Any
 import coup
 from coup.ops import bench_cores, bench_coupml
 from coup.rules.core import CORE, WHY
+from coup.rules.features import WRITER
 
 GOAL_RATIO = 3.0
 #: The learning environments' goal: at most this many times a raw decision's cost.
@@ -124,6 +125,7 @@ def measure(args: argparse.Namespace, note: Callable[[str], None]) -> dict[str, 
     out: dict[str, Any] = {
         "core": CORE,
         "core_why": WHY,
+        "observations": "the C writer" if WRITER is not None else "joined blocks",
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "machine": f"{platform.system()} {platform.machine()}",
         "seed": args.seed,
@@ -203,7 +205,10 @@ def report(r: dict[str, Any]) -> str:
             f"coup bench — {r['python']}, {r['machine']}; seed {r['seed']}; "
             f"median of {r['repetitions']} runs of {r['games_per_repetition']} games; CPU time"
         ),
-        f"rules core: {r.get('core', '?')} ({r.get('core_why', '')})",
+        (
+            f"rules core: {r.get('core', '?')} ({r.get('core_why', '')}); "
+            f"observation vectors: {r.get('observations', '?')}"
+        ),
         "",
         "random play (uniformly random legal moves)",
         f"  {'players':>7}  {'decisions/s':>12}  {'games/s':>9}  {'decisions/game':>14}",

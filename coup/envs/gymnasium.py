@@ -24,6 +24,8 @@ challenge to answer, a card to lose, an exchange...) or the game is over for it.
   ``"heuristic"``, ...), a list with one name or bot per other seat (clockwise from the
   agent), or bot objects (anything with ``choose(state, seat) -> Move``).
   ``seat=None`` (default) puts the agent at a random seat each episode.
+* The step is the rules core's (:mod:`coup.rules.solo`): ``step`` and ``action_masks``
+  are its compiled methods (unless the environment renders every step).
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 
 Everything here is computed from what ``state.view(seat)`` shows, so an agent sees exactly
 what a person in that seat sees: nothing hidden ever leaks into the vector. The rules core
-writes the vector (`coup.rules.features`: cached blocks of float32 bytes, compiled with
-the core), numpy wraps it without a copy; ``encode(view)`` builds the same vector from a
-view dict, and a test checks both agree over many random games.
+writes the vector (`coup.rules.features`: on the compiled core a C writer,
+``coup/rules/_observe.c``; on the pure core cached blocks of float32 bytes, joined), numpy
+wraps it without a copy; ``encode(view)`` builds the same vector from a view dict, and
+tests check all of them agree over many random games.
 
 **Seats are relative to the viewer**: seat block 0 is the viewer, block 1 the next seat
 clockwise, and so on; every one-hot over seats (actor, target, blocker, ...) uses the same

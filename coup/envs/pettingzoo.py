@@ -22,6 +22,9 @@
   changes, so the caller may step again.
 * ``env.unwrapped.state`` is the live :class:`coup.State`; ``view(agent)`` its seat's view
   dict (for people and language-model agents); ``legal_moves(agent)`` the legal notation.
+* The bookkeeping is the rules core's (:mod:`coup.rules.agents`): ``last``, ``step`` and
+  ``observe`` are its compiled methods, and ``agents``, ``rewards``, ``terminations``,
+  ``truncations`` and ``infos`` its own list and dicts, refilled by every ``reset()``.
 """
 
 from __future__ import annotations
