@@ -27,7 +27,7 @@ $(CORE): $(RULES_SOURCES) | $(STAMP)
 	touch $@
 
 core: $(CORE)
-	@$(PY) -c "import coup.rules.core as c, coup.rules.features as f; print('coup.rules:', c.CORE, '-', c.WHY, '- observations:', 'the C writer' if f.WRITER else 'joined blocks')"
+	@$(PY) -c "import coup.rules.core as c, coup.rules.writer as w; print('coup.rules:', c.CORE, '-', c.WHY, '- observations:', 'the C writer' if w.WRITER else 'joined blocks')"
 
 serve: $(STAMP) $(CORE)
 	$(VENV)/bin/coup serve

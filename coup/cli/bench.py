@@ -29,7 +29,7 @@ from typing import Any
 import coup
 from coup.ops import bench_cores, bench_coupml
 from coup.rules.core import CORE, WHY
-from coup.rules.features import WRITER
+from coup.rules.writer import WRITER
 
 GOAL_RATIO = 3.0
 #: The learning environments' goal: at most this many times a raw decision's cost.

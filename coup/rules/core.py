@@ -42,6 +42,7 @@ MODULES: tuple[str, ...] = (
     "records",
     "narrate",
     "layout",
+    "writer",
     "features",
     "stepper",
     "agents",

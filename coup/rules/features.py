@@ -14,9 +14,9 @@ once for all viewers. `fork` gives another game its own `Features` over the same
 (a vector environment's games).
 
 Where the compiled core runs, `write` (and `observe`) hand the state's fields to the
-hand-written C writer ``coup/rules/_observe.c``, which writes the same floats straight
-into the buffer; the blocks stay the pure-Python path and the reference
-(`observe_blocks`; a test compares the two over random games of every table shape).
+hand-written C writer (`coup.rules.writer`), which writes the same floats straight into
+the buffer; the blocks stay the pure-Python path and the reference (`observe_blocks`; a
+test compares the two over random games of every table shape).
 Standard library only; compiled with the rest of the core.
 """
 
@@ -26,36 +26,14 @@ from array import array
 from typing import Any, Final, cast
 
 from .board import PRIVATE_VERBS, Entry
-from .cards import ALLEGIANCES
 from .layout import SLOT, layout, observation_size
 from .moves import Move
 from .state import State
+from .writer import make_writer, write_state
 
 _NO_PENDING: Final = ("action", "draft", "allegiance", "over")
 #: Caches are emptied when they hold this many blocks (long runs of many table shapes).
 _CACHE_LIMIT: Final = 50_000
-
-
-def _writer_class() -> Any:
-    """The C writer's class (``coup/rules/_observe.c``) where the compiled core runs and the
-    writer was built from the source beside it, else None (the blocks are joined)."""
-    from . import core
-
-    if core.CORE != "compiled":
-        return None
-    try:
-        from . import _observe
-    except ImportError:
-        return None
-    try:
-        source = core.c_source_digest(core.C_SOURCES[0])
-    except OSError:  # no source beside the build: trust it
-        source = _observe.SOURCE
-    return _observe.Writer if _observe.SOURCE == source else None
-
-
-#: The C writer's class, or None: the pure-Python core, or no C writer built.
-WRITER: Final[Any] = _writer_class()
 
 
 def _floats(values: list[float]) -> bytes:
@@ -120,26 +98,19 @@ class Features:
         self.table_of: tuple[str, int, int, object, int] = ("", -1, -1, None, -1)
         self.table_block = b""
         #: the C writer's `observe`, or None (the pure core, or no writer built)
-        self.writer: Any = None
-        if WRITER is not None:
-            table = len(phases) + 2 + (1 if reformation else 0)
-            self.writer = WRITER(
-                players,
-                history,
-                reformation,
-                self.size,
-                _seat,
-                table,
-                self.pending_size,
-                self.entry,
-                dict(SLOT),
-                self.phases,
-                self.action_index,
-                self.verbs,
-                {side: i for i, side in enumerate(ALLEGIANCES)},
-                _NO_PENDING,
-                PRIVATE_VERBS,
-            ).observe
+        self.writer: Any = make_writer(
+            players,
+            history,
+            reformation,
+            self.size,
+            _seat,
+            self.pending_size,
+            self.entry,
+            self.phases,
+            self.action_index,
+            self.verbs,
+            _NO_PENDING,
+        )
 
     def fork(self) -> Features:
         """Features for another game played at the same time (a vector environment's):
@@ -174,39 +145,7 @@ class Features:
         if writer is None:
             target[at : at + 4 * self.size] = b"".join(self._parts(s, me))
             return
-        settings = s.settings
-        writer(
-            target,
-            at,
-            me,
-            s.hands,
-            s.coins,
-            s.revealed,
-            s.alive_flags,
-            s.turn,
-            s.waiting,
-            s.passed,
-            s.known_hands,
-            s.allegiance,
-            s.phase,
-            s.treasury,
-            settings.treasury,
-            len(s.court),
-            settings.copies,
-            s.reserve,
-            s.known_court,
-            s.actor,
-            s.action,
-            s.target,
-            s.claim,
-            s.block_seat,
-            s.block_claim,
-            s.challenger,
-            s.loser,
-            s.drawn,
-            s.shown,
-            s.history,
-        )
+        write_state(writer, s, me, target, at)
 
     def _parts(self, s: State, me: int) -> list[bytes]:
         """The blocks of the vector, in order."""

@@ -93,10 +93,10 @@ class Stepper:
         self.moves = moves
         self.size = legal_mask.size
         self.max_moves = max_moves
-        #: the observation (float32 bytes) and the mask (int8) last written by `fill`
+        #: the buffers `fill` writes the observation (float32 bytes, from byte `obs_at`)
+        #: and the mask (int8) into: its own, or rows of a vector environment's (`write_into`)
         self.obs = bytearray(4 * features.size)
         self.mask = bytearray(legal_mask.size)
-        #: where in `obs` the observation starts (a row of a vector environment's buffer)
         self.obs_at = 0
         # written through memoryviews: a third of the time of a bytearray's slice assignment
         self.obs_view = memoryview(self.obs)

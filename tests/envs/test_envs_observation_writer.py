@@ -11,12 +11,12 @@ import random
 import pytest
 
 import coup
-from coup.rules import features as features_module
+from coup.rules import writer as writer_module
 from coup.rules.core import CORE, wants_pure
 from coup.rules.features import Features
 
 needs_writer = pytest.mark.skipif(
-    features_module.WRITER is None, reason="no C writer: the pure core joins the blocks"
+    writer_module.WRITER is None, reason="no C writer: the pure core joins the blocks"
 )
 
 TABLES = [
