@@ -124,6 +124,7 @@ class Agents:
         after = self.stepper.play(seat, index)  # the move, and who decides next
         if after < 0 and after != SETTLE:
             self.refuse(agent, seat, index, after)  # raises; nothing changed
+            raise AssertionError("refuse() must raise")
         self.cumulative[agent] = 0.0
         if self.rewarded:  # most moves reward nobody: skip the bookkeeping then
             rewards = self.rewards

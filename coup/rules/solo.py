@@ -83,6 +83,7 @@ class Solo:
         if played == ILLEGAL:
             if self.raise_illegal:
                 self.refuse(seat, index)  # raises: nothing changed
+                raise AssertionError("refuse() must raise")
             self.steps += 1
             self.fresh()
             truncated = self.steps >= self.max_steps
