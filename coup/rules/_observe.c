@@ -51,7 +51,8 @@ static void names_add(Names *t, PyObject *key, int value) {
     t->count++;
 }
 
-static int names_init(Names *t, PyObject *dict, const char *what) {
+/* `dict`'s names, numbered 0..limit-1 (a limit of 0: below the dict's size). */
+static int names_init(Names *t, PyObject *dict, const char *what, long limit) {
     if (!PyDict_Check(dict)) {
         PyErr_Format(PyExc_TypeError, "%s: a dict of names to numbers", what);
         return -1;
@@ -60,13 +61,14 @@ static int names_init(Names *t, PyObject *dict, const char *what) {
         PyErr_Format(PyExc_ValueError, "%s: at most %d names", what, MAX_NAMES);
         return -1;
     }
+    if (limit == 0) limit = (long)PyDict_GET_SIZE(dict);
     PyObject *key, *value;
     Py_ssize_t pos = 0;
     while (PyDict_Next(dict, &pos, &key, &value)) {
         long v = PyLong_AsLong(value);
         if (v == -1 && PyErr_Occurred()) return -1;
-        if (v < 0 || v >= MAX_NAMES) {
-            PyErr_Format(PyExc_ValueError, "%s: numbers 0..%d", what, MAX_NAMES - 1);
+        if (v < 0 || v >= limit) { /* every number is a place in its field */
+            PyErr_Format(PyExc_ValueError, "%s: numbers 0..%ld", what, limit - 1);
             return -1;
         }
         names_add(t, key, (int)v);
@@ -263,7 +265,8 @@ static int Writer_init(Writer *w, PyObject *args, PyObject *kwds) {
     }
     Py_ssize_t expected = 5 + (Py_ssize_t)seat_size * n + table_size + pending_size +
                           (Py_ssize_t)history * entry;
-    if (expected != size || pending_size < 6 * n + 25 || entry < 6 + 2 * n) {
+    if (expected != size || pending_size < 6 * n + 25 || entry < 6 + 2 * n ||
+        seat_size != (reformation ? 21 : 19)) {
         PyErr_SetString(PyExc_ValueError, "the sizes do not make the vector's layout");
         return -1;
     }
@@ -283,10 +286,12 @@ static int Writer_init(Writer *w, PyObject *args, PyObject *kwds) {
     w->table_size = table_size;
     w->pending_size = pending_size;
     w->entry = entry;
-    if (names_init(&w->slots, slots, "slots") < 0 || names_init(&w->phases, phases, "phases") < 0 ||
-        names_init(&w->actions, actions, "actions") < 0 ||
-        names_init(&w->verbs, verbs, "verbs") < 0 ||
-        names_init(&w->allegiances, allegiances, "allegiances") < 0)
+    /* five character slots, two allegiances; phases, actions and verbs one place each */
+    if (names_init(&w->slots, slots, "slots", 5) < 0 ||
+        names_init(&w->phases, phases, "phases", 0) < 0 ||
+        names_init(&w->actions, actions, "actions", 0) < 0 ||
+        names_init(&w->verbs, verbs, "verbs", 0) < 0 ||
+        names_init(&w->allegiances, allegiances, "allegiances", 2) < 0)
         return -1;
     w->verbs_count = (int)PyDict_GET_SIZE(verbs);
     w->actions_count = (int)PyDict_GET_SIZE(actions);

@@ -87,3 +87,22 @@ def test_the_writer_refuses_a_buffer_it_cannot_write_into() -> None:
         features.write(state, 0, memoryview(bytearray(size)), 0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="no seat"):
         features.write(state, 3, bytearray(size), 0)
+
+
+@needs_writer
+def test_a_writer_is_made_only_for_a_layout_it_can_write() -> None:
+    from coup.rules.layout import SLOT
+    from coup.rules.writer import WRITER
+
+    features = Features(3, 12)
+    table = len(features.phases) + 2
+    good = (3, 12, False, features.size, 19, table, features.pending_size, features.entry)
+    names = (dict(SLOT), features.phases, features.action_index, features.verbs)
+    sides, quiet, private = {"loyalist": 0, "reformist": 1}, ("action",), ("keep",)
+    WRITER(*good, *names, sides, quiet, private)  # the layout Features uses
+    with pytest.raises(ValueError, match="sizes"):
+        WRITER(*good[:4], 21, *good[5:], *names, sides, quiet, private)
+    with pytest.raises(ValueError, match="slots"):
+        WRITER(*good, {**SLOT, "duke": 5}, *names[1:], sides, quiet, private)
+    with pytest.raises(ValueError, match="verbs"):
+        WRITER(*good, *names[:3], {**features.verbs, "pass": 99}, sides, quiet, private)
