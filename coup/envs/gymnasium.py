@@ -87,9 +87,6 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self.opponents = list(opponents)
         self.fixed_seat = seat
         self.characters = characters
-        self.max_steps = max_steps
-        self.illegal = illegal
-        self.illegal_penalty = illegal_penalty
         self.render_mode = render_mode
         self.game = game
         reformation = bool(game.get("reformation", False))
@@ -129,7 +126,36 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self.state: coup.State | None = None
         self.bots: dict[int, Any] = {}
 
-    # -- the core's counts --------------------------------------------------------------------
+    # -- the core's settings and counts ----------------------------------------------------
+    @property
+    def max_steps(self) -> int:
+        """Agent steps after which an episode is truncated."""
+        return self._solo.max_steps
+
+    @max_steps.setter
+    def max_steps(self, steps: int) -> None:
+        self._solo.max_steps = steps
+
+    @property
+    def illegal(self) -> str:
+        """What an illegal action does: ``"penalize"`` or ``"raise"``."""
+        return "raise" if self._solo.raise_illegal else "penalize"
+
+    @illegal.setter
+    def illegal(self, illegal: str) -> None:
+        if illegal not in ("penalize", "raise"):
+            raise ValueError(f"illegal must be 'penalize' or 'raise', not {illegal!r}")
+        self._solo.raise_illegal = illegal == "raise"
+
+    @property
+    def illegal_penalty(self) -> float:
+        """The reward of a penalized illegal action."""
+        return self._solo.penalty
+
+    @illegal_penalty.setter
+    def illegal_penalty(self, penalty: float) -> None:
+        self._solo.penalty = penalty
+
     @property
     def seat(self) -> int:
         """The agent's seat this episode."""

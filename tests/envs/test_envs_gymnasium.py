@@ -134,3 +134,19 @@ def test_random_opponents_played_by_the_core_move_as_random_bots_do() -> None:
         if a[2] or a[3]:
             break
     assert fast.decisions == slow.decisions
+
+
+def test_settings_changed_after_making_the_env_take_effect() -> None:
+    env = CoupEnv(players=2, opponents="random", max_steps=100)
+    env.reset(seed=4)
+    env.max_steps = 1
+    env.illegal_penalty = -0.5
+    illegal = int(np.flatnonzero(env.action_masks() == 0)[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal"]) == (-0.5, False, True, True)
+    env.illegal = "raise"
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(illegal)
+    with pytest.raises(ValueError, match="penalize"):
+        env.illegal = "ignore"
+    assert env.illegal == "raise"
