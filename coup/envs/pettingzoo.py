@@ -94,10 +94,8 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         self._obs = _frombuffer(self.stepper.obs, _FLOAT32)
         self._mask = _frombuffer(self.stepper.mask, _INT8)
         self._shared: dict[str, np.ndarray] = {"observation": self._obs, "action_mask": self._mask}
-        self.copy = copy
         self._size = self.actions.size
         self.characters = characters
-        self.max_moves = max_moves
         self.render_mode = render_mode
         self.first = first
         self.game = game
@@ -131,7 +129,25 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         self._rng = np.random.default_rng()
         self.state: coup.State | None = None
 
-    # -- PettingZoo's attributes: the core's ----------------------------------------------
+    # -- settings and PettingZoo's attributes: the core's --------------------------------
+    @property
+    def copy(self) -> bool:
+        """New arrays for every observation (True) or the shared two (False)."""
+        return self._core.copy
+
+    @copy.setter
+    def copy(self, copy: bool) -> None:
+        self._core.copy = bool(copy)
+
+    @property
+    def max_moves(self) -> int:
+        """Decisions after which a game is truncated."""
+        return self.stepper.max_moves
+
+    @max_moves.setter
+    def max_moves(self, moves: int) -> None:
+        self.stepper.max_moves = moves
+
     @property
     def agent_selection(self) -> str:
         if not self._core.started:

@@ -207,3 +207,14 @@ def test_bad_steps_are_refused_and_change_nothing() -> None:
         e.step(None)
     assert e.view("player_0") == before and e.agent_selection == "player_0"
     assert e.rewards == dict.fromkeys(e.possible_agents, 0.0)
+
+
+def test_settings_changed_after_making_the_env_take_effect() -> None:
+    e = raw_env(4, max_moves=1000)
+    e.reset(seed=6)
+    e.copy = False
+    first = e.last()[0]
+    assert e.last()[0] is first  # the shared arrays now
+    e.max_moves = 3
+    seen = play_random(e, 6)
+    assert set(seen) == set(e.possible_agents) and e.moves == 3
