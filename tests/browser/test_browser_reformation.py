@@ -174,7 +174,12 @@ def test_a_reformation_table_in_the_browser(browser: Any, server: str) -> None:
     mine = game["players"][steer.seats[0]]["allegiance"]
     assert sara.locator(f".me .ally-{mine}").inner_text() == mine.capitalize()
     reserve = sara.locator(".pile.reserve .pile-count")
-    assert reserve.get_attribute("data-value") == str(game["reserve"])
+
+    def reserve_shown() -> bool:  # the bots play on: compare with the state of the moment
+        now = (state(sara) or {}).get("game") or {}
+        return reserve.get_attribute("data-value") == str(now.get("reserve"))
+
+    wait_for(reserve_shown, what="the Reserve shown as the game has it")
     # The forbidden target: disabled, saying why, and not among the targets offered.
     seen = steer.forbidden
     assert seen and seen["disabled"] and "same allegiance" in seen["text"]
