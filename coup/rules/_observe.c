@@ -177,8 +177,9 @@ static int add_cards(Writer *w, PyObject *cards, float *out, float scale) {
         items = &PyTuple_GET_ITEM(cards, 0);
         count = PyTuple_GET_SIZE(cards);
     } else if (PyList_Check(cards)) {
-        items = &PyList_GET_ITEM(cards, 0);
         count = PyList_GET_SIZE(cards);
+        if (count == 0) return 0; /* an empty list may have no item array */
+        items = &PyList_GET_ITEM(cards, 0);
     } else {
         PyErr_SetString(PyExc_TypeError, "cards must be a tuple or a list");
         return -1;
@@ -224,7 +225,8 @@ static void Writer_dealloc(Writer *w) {
     Py_TYPE(w)->tp_free((PyObject *)w);
 }
 
-static int mark(Names *t, PyObject *which, char *flags, const char *what) {
+/* Set `flags[k]` for the number k of each name in `which` that has one. */
+static int mark(Names *t, PyObject *which, char *flags) {
     PyObject *iter = PyObject_GetIter(which);
     if (iter == NULL) return -1;
     PyObject *name;
@@ -239,7 +241,6 @@ static int mark(Names *t, PyObject *which, char *flags, const char *what) {
     }
     Py_DECREF(iter);
     if (PyErr_Occurred()) return -1;
-    (void)what;
     return 0;
 }
 
@@ -303,8 +304,7 @@ static int Writer_init(Writer *w, PyObject *args, PyObject *kwds) {
     }
     memset(w->quiet, 0, sizeof w->quiet);
     memset(w->private, 0, sizeof w->private);
-    if (mark(&w->phases, quiet, w->quiet, "quiet") < 0 ||
-        mark(&w->verbs, private, w->private, "private") < 0)
+    if (mark(&w->phases, quiet, w->quiet) < 0 || mark(&w->verbs, private, w->private) < 0)
         return -1;
     PyObject *name;
     name = PyUnicode_FromString("exchange");
