@@ -6,9 +6,9 @@ What it does is what ``pettingzoo.AECEnv`` and the environment's Python did befo
 (``_was_dead_step``, ``_deads_step_first``, ``_accumulate_rewards``, ``_clear_rewards``);
 it runs here so that a decision costs one compiled call for ``last()`` and one for
 ``step()``. `agents` and the dicts are made once and refilled by `start`, so the
-environment's attributes of those names are these very objects. The observation arrays are the environment's (numpy, over the `Stepper`'s
-buffers): this module only hands them out, or their ``copy()``. Standard library only;
-compiled with the rest of the core.
+environment's attributes of those names are these very objects. The observation arrays
+are the environment's (numpy, over the `Stepper`'s buffers): this module only hands them
+out, or their ``copy()``. Standard library only; compiled with the rest of the core.
 """
 
 from __future__ import annotations
@@ -127,9 +127,7 @@ class Agents:
             raise AssertionError("refuse() must raise")
         self.cumulative[agent] = 0.0
         if self.rewarded:  # most moves reward nobody: skip the bookkeeping then
-            rewards = self.rewards
-            for other in rewards:
-                rewards[other] = 0.0
+            self.clear_rewards()
             self.rewarded = False
         if after >= 0:  # nothing to settle
             self.selected = self.names[after]
@@ -212,6 +210,10 @@ class Agents:
             if self.skip is not None:
                 self.selected = self.skip
             self.skip = None
+        self.clear_rewards()
+
+    def clear_rewards(self) -> None:
+        """Every agent's last reward back to 0 (``AECEnv._clear_rewards``)."""
         rewards = self.rewards
         for other in rewards:
             rewards[other] = 0.0

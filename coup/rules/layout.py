@@ -72,11 +72,23 @@ def layout(reformation: bool) -> tuple[tuple[str, ...], tuple[str, ...], tuple[s
     return PHASES, ACTIONS, VERBS, SEAT_FEATURES
 
 
+def table_size(reformation: bool) -> int:
+    """The table block's length: the phase one-hot, treasury, Court (and the Reserve)."""
+    return len(layout(reformation)[0]) + 2 + (1 if reformation else 0)
+
+
 def observation_size(players: int, history: int, reformation: bool = False) -> int:
     """The vector's length: hand 5, seats S·n, phase P + treasury + Court (+ Reserve),
     the action under way and what the viewer was shown 6n + A + 25, history
     h·(6 + V + 2n); S, P, A, V from `layout` (51 + 25n + h·(24 + 2n) without Reformation)."""
-    phases, actions, verbs, seat = layout(reformation)
+    _phases, actions, verbs, seat = layout(reformation)
     n = players
-    table = len(phases) + 2 + (1 if reformation else 0)
-    return 5 + seat * n + table + 6 * n + len(actions) + 25 + history * (6 + len(verbs) + 2 * n)
+    return (
+        5
+        + seat * n
+        + table_size(reformation)
+        + 6 * n
+        + len(actions)
+        + 25
+        + history * (6 + len(verbs) + 2 * n)
+    )

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from .board import PRIVATE_VERBS
 from .cards import ALLEGIANCES
-from .layout import SLOT
+from .layout import SLOT, table_size
 from .state import State
 
 
@@ -56,14 +56,13 @@ def make_writer(
     or None where there is no writer. `quiet`: the phases with no action under way."""
     if WRITER is None:
         return None
-    table = len(phases) + 2 + (1 if reformation else 0)
     writer = WRITER(
         players,
         history,
         reformation,
         size,
         seat_size,
-        table,
+        table_size(reformation),
         pending_size,
         entry,
         dict(SLOT),

@@ -91,11 +91,11 @@ def test_the_writer_refuses_a_buffer_it_cannot_write_into() -> None:
 
 @needs_writer
 def test_a_writer_is_made_only_for_a_layout_it_can_write() -> None:
-    from coup.rules.layout import SLOT
+    from coup.rules.layout import SLOT, table_size
     from coup.rules.writer import WRITER
 
     features = Features(3, 12)
-    table = len(features.phases) + 2
+    table = table_size(False)
     good = (3, 12, False, features.size, 19, table, features.pending_size, features.entry)
     names = (dict(SLOT), features.phases, features.action_index, features.verbs)
     sides, quiet, private = {"loyalist": 0, "reformist": 1}, ("action",), ("keep",)

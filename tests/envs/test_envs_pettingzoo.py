@@ -37,6 +37,12 @@ def test_pettingzoo_seed_test() -> None:
     seed_test(lambda: env(players=4, copy=False), num_cycles=100)
 
 
+def random_action(obs: dict[str, np.ndarray], rng: random.Random) -> int:
+    """A uniformly random legal action of an observation's mask."""
+    legal = obs["action_mask"].nonzero()[0]
+    return int(legal[rng.randrange(len(legal))])
+
+
 def play_random(e: object, seed: int) -> dict[str, float]:
     """Play one game with random legal actions; the total reward of every agent."""
     rng = random.Random(seed)
@@ -143,11 +149,7 @@ def test_shared_buffers_hold_the_same_observation_as_new_arrays() -> None:
         if previous is not None:  # the same arrays, rewritten
             assert obs["observation"] is previous["observation"]
         previous = obs
-        if terminated or truncated:
-            action = None
-        else:
-            legal = obs["action_mask"].nonzero()[0]
-            action = int(legal[rng.randrange(len(legal))])
+        action = None if terminated or truncated else random_action(obs, rng)
         shared.step(action)
         fresh.step(action)
     assert not fresh.agents
@@ -168,11 +170,7 @@ def test_the_core_keeps_the_books_and_the_python_methods_agree() -> None:
         assert np.array_equal(obs["observation"], theirs[0]["observation"])
         assert (reward, terminated, truncated, info) == theirs[1:]
         assert (fast.rewards, fast.agents) == (slow.rewards, slow.agents)
-        if terminated or truncated:
-            action = None
-        else:
-            legal = obs["action_mask"].nonzero()[0]
-            action = int(legal[rng.randrange(len(legal))])
+        action = None if terminated or truncated else random_action(obs, rng)
         fast.step(action)
         type(slow).step(slow, action)
     assert not slow.agents
