@@ -1,7 +1,8 @@
 """The build: `coup.rules` compiled to C with mypyc where it can be, else pure Python.
 
 All metadata is in pyproject.toml; this file only adds the compiled rules core (the modules
-compiled by mypyc and the hand-written C writer of observation vectors). If mypyc
+compiled by mypyc and the hand-written C writer of observation vectors) and the learning
+environments' C copy of numpy arrays (coup/envs/_copy.c, built against numpy). If mypyc
 or a C compiler is missing, or the compile fails, the package installs without it and
 `coup.rules` runs its pure-Python modules (`coup/rules/core.py` chooses at import time).
 `COUP_PURE=1` at build time skips the compile.
@@ -72,6 +73,25 @@ def compiled_rules() -> list[Any]:
     return list(extensions)
 
 
+def array_copy() -> list[Any]:
+    """The learning environments' fast copy of numpy arrays (coup/envs/_copy.c), where
+    numpy's headers are at build time (pyproject.toml's build requirements bring numpy);
+    without it the environments use ``ndarray.copy``."""
+    try:
+        import numpy
+    except ImportError as e:
+        _say(f"numpy is not available ({e}): the environments copy arrays with ndarray.copy")
+        return []
+    return [
+        Extension(
+            "coup.envs._copy",
+            ["coup/envs/_copy.c"],
+            include_dirs=[numpy.get_include()],
+            optional=True,
+        )
+    ]
+
+
 class BuildExt(build_ext):
     """build_ext that always compiles (an editable install otherwise keeps an extension
     built before its C source changed) and says so when the compiled core could not be
@@ -88,4 +108,4 @@ class BuildExt(build_ext):
             _say(f"the compiled rules core could not be built ({e}): the pure core is used")
 
 
-setup(ext_modules=compiled_rules(), cmdclass={"build_ext": BuildExt})
+setup(ext_modules=compiled_rules() + array_copy(), cmdclass={"build_ext": BuildExt})

@@ -11,3 +11,17 @@ Each adapter is its own module and an optional extra, imported only when used (t
 * ``coup.envs.openspiel``: ``register()`` adds ``python_coup`` to pyspiel (``coup[openspiel]``)
 * ``coup.envs.bench``: ``env_rates()``, steps/s of the adapters next to the raw engine
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy
+
+
+def game_seed(rng: numpy.random.Generator) -> int:
+    """A 63-bit seed for :func:`coup.new_game` drawn from `rng`: one raw draw of its bit
+    generator, which costs a fifth of ``int(rng.integers(2**63))`` (the adapters draw one
+    for every game)."""
+    return int(rng.bit_generator.random_raw()) >> 1

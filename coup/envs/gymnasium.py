@@ -40,7 +40,9 @@ from gymnasium import spaces
 
 import coup
 from coup.bots.baseline import RandomBot
+from coup.envs import game_seed
 from coup.envs.actions import ActionSpace
+from coup.envs.arrays import copy_array
 from coup.envs.observation import ObservationEncoder
 from coup.envs.text import render
 from coup.rules.solo import Solo
@@ -112,6 +114,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
             illegal_penalty,
             self._refuse,
             self._play_bots,
+            copy_array,
         )
         if render_mode != "human":
             self.__dict__.update(step=self._solo.step, action_masks=self._solo.action_masks)
@@ -187,7 +190,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
     def _make_bots(self, seeded: bool) -> dict[int, Any]:
         if self._all_random:  # the same bot in every other seat, its generator kept
             if seeded or self._random is None:
-                self._random = random.Random(int(self.np_random.integers(2**63)))
+                self._random = random.Random(game_seed(self.np_random))
                 self._random_bots.clear()
             made = self._random_bots.get(self.seat)
             if made is None:
@@ -201,7 +204,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         for k, spec in enumerate(self.opponents, start=1):
             other = (self.seat + k) % self.players
             if isinstance(spec, str):
-                made[other] = bot_registry.make(spec, seed=int(self.np_random.integers(2**63)))
+                made[other] = bot_registry.make(spec, seed=game_seed(self.np_random))
             else:
                 made[other] = spec
         return made
@@ -210,20 +213,20 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         self._restart(seed)
-        return self._obs.copy(), {"action_mask": self._mask.copy(), "seat": self.seat}
+        return copy_array(self._obs), {"action_mask": copy_array(self._mask), "seat": self.seat}
 
     def _restart(self, seed: int | None) -> None:
         """`reset` without making what it returns (the vector environment's reset)."""
         super().reset(seed=seed)
         n = self.players
         # one draw: the game's seed, and from it the agent's seat and the first player
-        game_seed = int(self.np_random.integers(2**63))
-        self.seat = self.fixed_seat if self.fixed_seat is not None else game_seed % n
+        drawn = game_seed(self.np_random)
+        self.seat = self.fixed_seat if self.fixed_seat is not None else drawn % n
         self.state = state = coup.new_game(
             players=n,
-            seed=game_seed,
+            seed=drawn,
             characters=self.characters,
-            first=game_seed // n % n,
+            first=drawn // n % n,
             **self.game,
         )
         self.stepper.start(state)

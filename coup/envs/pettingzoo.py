@@ -37,7 +37,9 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 import coup
+from coup.envs import game_seed
 from coup.envs.actions import ActionSpace
+from coup.envs.arrays import copy_array
 from coup.envs.observation import ObservationEncoder
 from coup.envs.text import render
 from coup.rules.agents import Agents
@@ -102,7 +104,7 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         # the AEC bookkeeping (selection, rewards, terminations, ...) is the rules core's
         # (`coup.rules.agents`); its last, step and observe are this environment's, one
         # compiled call each, unless a step must also render
-        self._core = Agents(self.stepper, players, self._shared, copy, self._refuse)
+        self._core = Agents(self.stepper, players, self._shared, copy, self._refuse, copy_array)
         if render_mode != "human":
             self.__dict__.update(last=self._core.last, step=self._core.step)
         self.__dict__["observe"] = self._core.observe
@@ -181,10 +183,11 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        first = self.first if self.first is not None else int(self._rng.integers(self.players))
+        drawn = game_seed(self._rng)  # one draw: the deal's seed and the first seat
+        first = self.first if self.first is not None else drawn % self.players
         self.state = coup.new_game(
             players=self.players,
-            seed=int(self._rng.integers(2**63)),
+            seed=drawn,
             characters=self.characters,
             first=first,
             **self.game,

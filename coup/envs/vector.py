@@ -34,6 +34,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from coup.envs.arrays import copy_array
 from coup.envs.gymnasium import CoupEnv
 from coup.rules.stepper import LOST, WON, step_random_all
 
@@ -219,12 +220,12 @@ class CoupVectorEnv(VectorEnv):
 
     # -- what the agents see ------------------------------------------------------------------
     def _observations(self) -> np.ndarray:
-        return self._obs.copy() if self.copy else self._obs
+        return copy_array(self._obs) if self.copy else self._obs
 
     def _infos(self, illegal: np.ndarray | None) -> dict[str, Any]:
         everywhere = self._everywhere
         infos: dict[str, Any] = {
-            "action_mask": self._mask.copy(),
+            "action_mask": copy_array(self._mask),
             "_action_mask": everywhere,
             "seat": np.array(self._seats),
             "_seat": everywhere,

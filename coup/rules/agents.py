@@ -25,11 +25,18 @@ class Agents:
     """The agents ``player_0 .. player_{n-1}`` of one table, stepped through `stepper`.
 
     `shared` is the observation dict of the two arrays over the stepper's buffers (handed
-    out as it is when not `copy`); `refuse(agent, seat, action, why)` raises the error of
-    an action the stepper refused (the environment words it)."""
+    out as it is when not `copy`, else as `copier`'s copies of them, ``copier(a)`` being
+    ``a.copy()``); `refuse(agent, seat, action, why)` raises the error of an action the
+    stepper refused (the environment words it)."""
 
     def __init__(
-        self, stepper: Stepper, players: int, shared: dict[str, Any], copy: bool, refuse: Any
+        self,
+        stepper: Stepper,
+        players: int,
+        shared: dict[str, Any],
+        copy: bool,
+        refuse: Any,
+        copier: Any,
     ) -> None:
         self.stepper = stepper
         self.players = players
@@ -39,6 +46,7 @@ class Agents:
         self.obs: Any = shared["observation"]
         self.mask: Any = shared["action_mask"]
         self.copy = copy
+        self.copier = copier
         self.refuse = refuse
         self.share = 1.0 / (players - 1)
         self.started = False
@@ -56,6 +64,9 @@ class Agents:
         self.alive: list[bool] = []
         self.in_game = 0
         self.rewarded = False  # some reward is not 0 (cleared at the next step)
+        #: every agent in the game has cumulative reward 0.0 and none is terminated or
+        #: truncated (most of a game): `last` and `step` then skip the dicts' lookups
+        self.calm = False
 
     def start(self, state: State) -> None:
         """A new game: every agent in, nothing rewarded, the first decider selected."""
@@ -78,6 +89,7 @@ class Agents:
         self.rewarded = False
         self.skip = None
         self.started = True
+        self.calm = True
         self.settle()
 
     # -- what the selected agent sees ------------------------------------------------------
@@ -90,6 +102,8 @@ class Agents:
         observation: Any = None
         if observe:
             observation = self.observe(agent)
+        if self.calm:
+            return (observation, 0.0, False, False, self.infos[agent])
         return (
             observation,
             self.cumulative[agent],
@@ -104,7 +118,8 @@ class Agents:
             raise RuntimeError("call reset() before using the environment")
         self.stepper.fill(self.seat_of[agent])
         if self.copy:
-            return {"observation": self.obs.copy(), "action_mask": self.mask.copy()}
+            copier = self.copier
+            return {"observation": copier(self.obs), "action_mask": copier(self.mask)}
         return self.shared
 
     # -- a step ----------------------------------------------------------------------------
@@ -114,7 +129,8 @@ class Agents:
         agent = self.selected
         if not self.started:
             raise RuntimeError("call reset() before using the environment")
-        if self.terminations[agent] or self.truncations[agent]:
+        calm = self.calm
+        if not calm and (self.terminations[agent] or self.truncations[agent]):
             self.dead_step(action)
             return
         if action is None:
@@ -125,10 +141,10 @@ class Agents:
         if after < 0 and after != SETTLE:
             self.refuse(agent, seat, index, after)  # raises; nothing changed
             raise AssertionError("refuse() must raise")
-        self.cumulative[agent] = 0.0
-        if self.rewarded:  # most moves reward nobody: skip the bookkeeping then
-            self.clear_rewards()
-            self.rewarded = False
+        if not calm:
+            self.cumulative[agent] = 0.0
+            if self.rewarded:  # most moves reward nobody: skip the bookkeeping then
+                self.clear_rewards()
         if after >= 0:  # nothing to settle
             self.selected = self.names[after]
         else:
@@ -178,6 +194,7 @@ class Agents:
         if self.in_game:
             self.selected = self.names[state.waiting[0]]
         if self.rewarded or not self.in_game:
+            self.calm = False
             self.dead_first()
 
     def dead_first(self) -> None:
@@ -210,6 +227,10 @@ class Agents:
             if self.skip is not None:
                 self.selected = self.skip
             self.skip = None
+            # nobody else is out: calm again once every cumulative reward is 0 (it is once
+            # the knocked-out agents are stepped out of a game that goes on)
+            cumulative = self.cumulative
+            self.calm = bool(self.agents) and all(cumulative[a] == 0.0 for a in self.agents)
         self.clear_rewards()
 
     def clear_rewards(self) -> None:
@@ -217,3 +238,4 @@ class Agents:
         rewards = self.rewards
         for other in rewards:
             rewards[other] = 0.0
+        self.rewarded = False

@@ -26,7 +26,7 @@ class Solo:
     ``"obs"`` (float32), ``"mask"`` (int8) and ``"mask_bool"``. With `rng` set every other
     seat is a random bot played here; else `play_bots()` (the environment's) plays them and
     adds their moves to `decisions`. `refuse(seat, action)` raises the error of an illegal
-    action when `raise_illegal`."""
+    action when `raise_illegal`. `copier(a)` is ``a.copy()`` (what a step hands out)."""
 
     def __init__(
         self,
@@ -37,6 +37,7 @@ class Solo:
         penalty: float,
         refuse: Any,
         play_bots: Any,
+        copier: Any,
     ) -> None:
         self.stepper = stepper
         self.obs: Any = arrays["obs"]
@@ -47,6 +48,7 @@ class Solo:
         self.penalty = penalty
         self.refuse = refuse
         self.play_bots = play_bots
+        self.copier = copier
         self.rng: random.Random | None = None
         self.started = False
         self.seat = 0
@@ -87,8 +89,9 @@ class Solo:
             self.steps += 1
             self.fresh()
             truncated = self.steps >= self.max_steps
-            info = {"action_mask": self.mask.copy(), "seat": seat, "illegal": True}
-            return self.obs.copy(), self.penalty, False, truncated, info
+            copier = self.copier
+            info = {"action_mask": copier(self.mask), "seat": seat, "illegal": True}
+            return copier(self.obs), self.penalty, False, truncated, info
         self.steps += 1
         if rng is not None:
             self.decisions += played
@@ -102,13 +105,14 @@ class Solo:
         if terminated:
             reward = 1.0 if state.winner == seat else -1.0
         truncated = not terminated and self.steps >= self.max_steps
+        copier = self.copier
         return (
-            self.obs.copy(),
+            copier(self.obs),
             reward,
             terminated,
             truncated,
             {
-                "action_mask": self.mask.copy(),
+                "action_mask": copier(self.mask),
                 "seat": seat,
             },
         )
@@ -130,4 +134,4 @@ class Solo:
     def action_masks(self) -> Any:
         """Boolean mask of the agent's legal actions now (all False once its game is over)."""
         self.fresh()
-        return self.mask_bool.copy()
+        return self.copier(self.mask_bool)
