@@ -216,3 +216,44 @@ def test_settings_changed_after_making_the_env_take_effect() -> None:
     e.max_moves = 3
     seen = play_random(e, 6)
     assert set(seen) == set(e.possible_agents) and e.moves == 3
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_every_last_agrees_with_the_books_kept_by_hand(players: int) -> None:
+    """PettingZoo's bookkeeping, kept here by hand from the game itself: an agent's
+    cumulative reward is what was handed out since its own last step; it is terminated
+    once its seat is out or the game is over; a knocked-out agent is stepped out before
+    anyone moves on. `last()` and the env's dicts say so at every call (the core skips its
+    dicts while nobody is out or rewarded, and must pick them up again after)."""
+    for seed in range(12):
+        e = raw_env(players, max_moves=80 if seed % 4 == 3 else 2000)  # some truncated
+        e.reset(seed=seed)
+        rng = random.Random(seed)
+        owed = dict.fromkeys(e.agents, 0.0)
+        knocked_out_seen = False
+        for agent in e.agent_iter(20_000):
+            obs, reward, terminated, truncated, info = e.last()
+            state = e.state
+            assert state is not None
+            seat = e.agent_seat[agent]
+            assert reward == pytest.approx(owed[agent])
+            assert e._cumulative_rewards[agent] == pytest.approx(owed[agent])
+            out = state.over or not state.alive(seat)
+            assert terminated == (out and not truncated)
+            assert truncated == (not out and e.moves >= e.max_moves)
+            assert info is e.infos[agent]
+            if not (terminated or truncated):  # the agents that are out step first
+                assert not any(e.terminations[a] or e.truncations[a] for a in e.agents)
+                assert state.waiting[0] == seat
+            owed[agent] = 0.0
+            if terminated or truncated:
+                knocked_out_seen |= terminated and not state.over
+                e.step(None)
+                del owed[agent]
+            else:
+                e.step(random_action(obs, rng))
+            for other in e.agents:
+                owed[other] += e.rewards[other]
+        assert not e.agents
+        if players > 2:
+            assert knocked_out_seen or seed % 4 == 3
