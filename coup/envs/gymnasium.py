@@ -187,22 +187,23 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
     def decisions(self, decisions: int) -> None:
         self._solo.decisions = decisions
 
-    def _make_bots(self, seeded: bool) -> dict[int, Any]:
+    def _make_bots(self, seeded: bool, seat: int) -> dict[int, Any]:
+        """The bots of every seat but the agent's `seat`."""
         if self._all_random:  # the same bot in every other seat, its generator kept
             if seeded or self._random is None:
                 self._random = random.Random(game_seed(self.np_random))
                 self._random_bots.clear()
-            made = self._random_bots.get(self.seat)
+            made = self._random_bots.get(seat)
             if made is None:
                 bot = RandomBot(rng=self._random)
-                made = {(self.seat + k) % self.players: bot for k in range(1, self.players)}
-                self._random_bots[self.seat] = made
+                made = {(seat + k) % self.players: bot for k in range(1, self.players)}
+                self._random_bots[seat] = made
             return made
         from coup import bots as bot_registry
 
         made = {}
         for k, spec in enumerate(self.opponents, start=1):
-            other = (self.seat + k) % self.players
+            other = (seat + k) % self.players
             if isinstance(spec, str):
                 made[other] = bot_registry.make(spec, seed=game_seed(self.np_random))
             else:
@@ -221,7 +222,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         n = self.players
         # one draw: the game's seed, and from it the agent's seat and the first player
         drawn = game_seed(self.np_random)
-        self.seat = self.fixed_seat if self.fixed_seat is not None else drawn % n
+        seat = self.fixed_seat if self.fixed_seat is not None else drawn % n
         self.state = state = coup.new_game(
             players=n,
             seed=drawn,
@@ -229,15 +230,9 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
             first=drawn // n % n,
             **self.game,
         )
-        self.stepper.start(state)
-        self.bots = self._make_bots(seed is not None)
-        solo = self._solo
-        solo.rng = self._random if self._all_random else None
-        solo.started = True
-        solo.filled = None
-        self.steps = 0
-        self._play_bots()
-        self._write()
+        self.bots = self._make_bots(seed is not None, seat)
+        # the rules core starts the episode: the bots' first moves, the agent's observation
+        self._solo.restart(state, seat, self._random if self._all_random else None)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Play the agent's `action`, then the bots until the agent decides again. Unless
@@ -253,12 +248,10 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         raise ValueError(f"action {index} ({move}) is not legal: {error}")
 
     def _play_bots(self) -> None:
-        """Let the bots move until the agent must decide or its game is over."""
+        """Let the bots move until the agent must decide or its game is over (the rules
+        core calls this where the bots are not all random; it plays random ones itself)."""
         state = self._live()
         me = self.seat
-        if self._all_random and self._random is not None:  # in the rules core
-            self.decisions += self.stepper.play_random(self._random, me)
-            return
         bots = self.bots
         while not state.over and state.alive(me):
             seat = state.waiting[0]
@@ -282,11 +275,6 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         if self.state is None:
             raise RuntimeError("call reset() before using the environment")
         return self.state
-
-    def _write(self) -> None:
-        """The agent's observation and mask into the buffers (`coup.rules.stepper`)."""
-        self._live()
-        self._solo.write()
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the agent's legal actions now (all False once its game is over);

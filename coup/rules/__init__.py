@@ -33,14 +33,14 @@ def _default_names(players: int) -> tuple[str, ...]:
 def _settings(*args: Any) -> Settings:
     """Settings.make, remembered per table shape (keyed by type too: True is not 1)."""
     try:
-        return _checked_settings(tuple((type(a), a) for a in args))
+        return _checked_settings(args, tuple(map(type, args)))
     except TypeError:  # unhashable arguments: check them the long way (and say why)
         return Settings.make(*args)
 
 
 @lru_cache(maxsize=64)
-def _checked_settings(typed: tuple[tuple[type, Any], ...]) -> Settings:
-    return Settings.make(*(a for _, a in typed))
+def _checked_settings(args: tuple[Any, ...], types: tuple[type, ...]) -> Settings:
+    return Settings.make(*args)
 
 
 def new_game(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .state import State
 from .stepper import ILLEGAL, OUTSIDE, Stepper
 
 Step = tuple[Any, float, bool, bool, dict[str, Any]]
@@ -58,6 +59,23 @@ class Solo:
         # the state and its history's length the buffers were last written for
         self.filled: object = None
         self.filled_moves = -1
+
+    def restart(self, state: State, seat: int, rng: random.Random | None) -> None:
+        """A new episode: the agent at `seat` of `state`; the other seats are random bots
+        playing from `rng`, or (None) the environment's `play_bots()`. They play until the
+        agent must decide, then its observation and mask are written."""
+        stepper = self.stepper
+        stepper.start(state)
+        self.seat = seat
+        self.rng = rng
+        self.started = True
+        self.steps = 0
+        self.filled = None
+        if rng is not None:
+            self.decisions += stepper.play_random(rng, seat)
+        else:
+            self.play_bots()
+        self.write()
 
     def attach(self, arrays: dict[str, Any]) -> None:
         """Hand out copies of these arrays from now on (a vector environment's rows)."""
