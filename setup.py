@@ -5,7 +5,7 @@ compiled by mypyc and the hand-written C writer of observation vectors) and the 
 environments' C copy of numpy arrays (coup/envs/_copy.c, built against numpy). If mypyc
 or a C compiler is missing, or the compile fails, the package installs without it and
 `coup.rules` runs its pure-Python modules (`coup/rules/core.py` chooses at import time).
-`COUP_PURE=1` at build time skips the compile.
+`COUP_PURE=1` at build time skips the rules core's compile (the array copy is built still).
 """
 
 from __future__ import annotations
