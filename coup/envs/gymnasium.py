@@ -42,7 +42,7 @@ import coup
 from coup.bots.baseline import RandomBot
 from coup.envs import game_seed
 from coup.envs.actions import ActionSpace
-from coup.envs.arrays import copy_array
+from coup.envs.arrays import copier
 from coup.envs.observation import ObservationEncoder
 from coup.envs.text import render
 from coup.rules.solo import Solo
@@ -114,7 +114,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
             illegal_penalty,
             self._refuse,
             self._play_bots,
-            copy_array,
+            copier(),
         )
         if render_mode != "human":
             self.__dict__.update(step=self._solo.step, action_masks=self._solo.action_masks)
@@ -214,7 +214,8 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         self._restart(seed)
-        return copy_array(self._obs), {"action_mask": copy_array(self._mask), "seat": self.seat}
+        copy = self._solo.copier
+        return copy(self._obs), {"action_mask": copy(self._mask), "seat": self.seat}
 
     def _restart(self, seed: int | None) -> None:
         """`reset` without making what it returns (the vector environment's reset)."""

@@ -39,7 +39,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 import coup
 from coup.envs import game_seed
 from coup.envs.actions import ActionSpace
-from coup.envs.arrays import copy_array
+from coup.envs.arrays import copier
 from coup.envs.observation import ObservationEncoder
 from coup.envs.text import render
 from coup.rules.agents import Agents
@@ -104,7 +104,7 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         # the AEC bookkeeping (selection, rewards, terminations, ...) is the rules core's
         # (`coup.rules.agents`); its last, step and observe are this environment's, one
         # compiled call each, unless a step must also render
-        self._core = Agents(self.stepper, players, self._shared, copy, self._refuse, copy_array)
+        self._core = Agents(self.stepper, players, self._shared, copy, self._refuse, copier())
         if render_mode != "human":
             self.__dict__.update(last=self._core.last, step=self._core.step)
         self.__dict__["observe"] = self._core.observe
