@@ -288,7 +288,7 @@ def report(r: dict[str, Any]) -> str:
             unit = "steps/s" if name == "gymnasium_agent" else "decisions/s"
             cost = f"  {base / rate:5.2f}x a raw decision" if base and unit != "steps/s" else ""
             lines.append(f"  {name:<22} {rate:>12,.0f} {unit:<12}{cost}")
-        for name in ("pettingzoo", "gymnasium", "gymnasium_vector"):
+        for name in ("pettingzoo", "pettingzoo_env", "gymnasium", "gymnasium_vector"):
             if base and name in envs:
                 cost = base / envs[name]
                 verdict = "meets" if cost <= ENV_GOAL else "above"

@@ -7,7 +7,9 @@
   ``step`` — every decision of every seat; ``pettingzoo_shared`` the same with
   ``copy=False`` (the observation in the env's own buffers, no new arrays);
   ``pettingzoo_mask_only`` with ``last(observe=False)`` and ``action_mask(agent)``: the
-  adapter's own bookkeeping, without building observation vectors;
+  adapter's own bookkeeping, without building observation vectors; ``pettingzoo_env``
+  the ``pettingzoo`` loop through what ``coup.envs.pettingzoo.env()`` returns (PettingZoo's
+  order-enforcing wrapper, `InOrder`) instead of the raw environment;
 * ``gymnasium``: the single-agent env against ``random`` bots: ``action_masks()`` and
   ``step``, which also plays the bots' moves. Its rate counts every decision of the game
   (the agent's and the bots'), so it compares with the others per decision;
@@ -72,11 +74,12 @@ def _engine_runner(players: int, seed: int) -> Callable[[float], int]:
 
 
 def _pettingzoo_runner(
-    players: int, seed: int, observe: bool, copy: bool = True
+    players: int, seed: int, observe: bool, copy: bool = True, wrapped: bool = False
 ) -> Callable[[float], int]:
+    from coup.envs.pettingzoo import env as wrapped_env
     from coup.envs.pettingzoo import raw_env
 
-    env = raw_env(players, copy=copy)
+    env = (wrapped_env if wrapped else raw_env)(players, copy=copy)
     env.reset(seed=seed)
     return _aec_loop(env, random.Random(seed), observe)
 
@@ -235,8 +238,8 @@ def env_rates(
     players: int = 4, seconds: float = 1.0, seed: int = 0, slices: int = 10
 ) -> dict[str, float]:
     """Decisions per CPU second: ``engine``, ``pettingzoo``, ``pettingzoo_shared``
-    (``copy=False``), ``pettingzoo_mask_only``, ``gymnasium``, ``pettingzoo_driver`` (the
-    loop alone), ``pettingzoo_no_vector`` and ``gymnasium_no_vector`` (no observation
+    (``copy=False``), ``pettingzoo_mask_only``, ``pettingzoo_env`` (through ``env()``'s
+    wrapper), ``gymnasium``, ``pettingzoo_driver`` (the loop alone), ``pettingzoo_no_vector`` and ``gymnasium_no_vector`` (no observation
     vector written), ``gymnasium_vector`` and ``gymnasium_sync_vector`` (64 games at once),
     ``gymnasium_agent`` (agent steps only); about `seconds` CPU for each."""
     agent_steps = [0]
@@ -245,6 +248,7 @@ def env_rates(
         "pettingzoo": _pettingzoo_runner(players, seed, observe=True),
         "pettingzoo_shared": _pettingzoo_runner(players, seed, observe=True, copy=False),
         "pettingzoo_mask_only": _pettingzoo_runner(players, seed, observe=False),
+        "pettingzoo_env": _pettingzoo_runner(players, seed, observe=True, wrapped=True),
         "gymnasium": _gymnasium_runner(players, seed, agent_steps),
         "pettingzoo_driver": _driver_runner(players, seed),
         "pettingzoo_no_vector": _no_vector_runner(players, seed),

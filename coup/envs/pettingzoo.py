@@ -35,6 +35,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
 
 import coup
 from coup.envs import game_seed
@@ -42,10 +43,10 @@ from coup.envs.actions import ActionSpace
 from coup.envs.arrays import copier
 from coup.envs.observation import ObservationEncoder
 from coup.envs.text import render
-from coup.rules.agents import Agents
+from coup.rules.agents import Agents, Turns
 from coup.rules.stepper import ILLEGAL, OUTSIDE, Stepper
 
-__all__ = ["CoupAEC", "env", "raw_env"]
+__all__ = ["CoupAEC", "InOrder", "env", "raw_env"]
 
 _FLOAT32, _INT8 = np.dtype(np.float32), np.dtype(np.int8)
 _frombuffer = np.frombuffer
@@ -254,8 +255,63 @@ def raw_env(players: int = 4, **options: Any) -> CoupAEC:
     return CoupAEC(players, **options)
 
 
+class InOrder(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper`` of a `CoupAEC`, with its checks, at the raw
+    environment's speed once reset.
+
+    Before the first ``reset()`` it is the wrapper itself (what it refuses, it refuses).
+    From then on ``last``, ``observe``, ``step``, ``agent_iter()``'s iterator and the
+    ``agents``, ``rewards``, ``terminations``, ``truncations`` and ``infos`` it passes on
+    are the rules core's own (`coup.rules.agents`): one compiled call each instead of the
+    wrapper's Python and its ``__getattr__``, with the same checks (a step is marked as
+    made, which ``agent_iter`` checks; a step with no agent left warns and does nothing).
+    """
+
+    def __init__(self, env: CoupAEC) -> None:
+        super().__init__(env)
+        self._table = env._core
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        if "step" in self.__dict__:
+            return  # bound at the first reset: the core's objects stay the same
+        table = self._table
+        table.in_order(self, EnvLogger.warn_step_after_terminated_truncated)
+        fast: dict[str, Any] = {
+            "last": table.last,
+            "observe": table.observe,
+            "agents": table.agents,
+            "rewards": table.rewards,
+            "terminations": table.terminations,
+            "truncations": table.truncations,
+            "infos": table.infos,
+        }
+        if self.env.render_mode != "human":  # else the environment's step, which renders
+            fast["step"] = table.step_in_order
+        self.__dict__.update(fast)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if "step" not in self.__dict__:  # not reset yet, or rendering every step
+            return super().agent_iter(max_iter)
+        return _TurnsOf(self._table, max_iter)
+
+    def __str__(self) -> str:
+        return str(self.env)  # as PettingZoo's own wrapper shows itself: the environment
+
+
+class _TurnsOf:
+    """What ``agent_iter()`` returns: each ``iter()`` of it is a new `Turns`."""
+
+    def __init__(self, table: Agents, max_iter: int) -> None:
+        self.table, self.max_iter = table, max_iter
+
+    def __iter__(self) -> Turns:
+        return Turns(self.table, self.max_iter)
+
+
 def env(players: int = 4, **options: Any) -> AECEnv:
-    """The AEC environment wrapped in PettingZoo's ``OrderEnforcingWrapper``.
+    """The AEC environment wrapped in PettingZoo's ``OrderEnforcingWrapper`` (`InOrder`:
+    its checks, at the raw environment's speed once reset).
 
     Options: ``characters`` (``"ambassador"`` or ``"inquisitor"``), ``history`` (moves of
     public history in the observation, default 12), ``max_moves`` (decisions before the
@@ -263,4 +319,4 @@ def env(players: int = 4, **options: Any) -> AECEnv:
     (starting seat; random by default), and :func:`coup.new_game` keywords (``copies``,
     ``draft``, ``treasury``).
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(players, **options))
+    return InOrder(raw_env(players, **options))

@@ -67,6 +67,11 @@ class Agents:
         #: every agent in the game has cumulative reward 0.0 and none is terminated or
         #: truncated (most of a game): `last` and `step` then skip the dicts' lookups
         self.calm = False
+        #: PettingZoo's order-enforcing wrapper of the environment, once `in_order` has
+        #: been given it (`step_in_order` and `Turns` keep its ``_has_updated``), and what
+        #: it says when stepped with no agent left
+        self.wrapper: Any = None
+        self.after_end: Any = None
 
     def start(self, state: State) -> None:
         """A new game: every agent in, nothing rewarded, the first decider selected."""
@@ -154,6 +159,24 @@ class Agents:
                 for other, reward in self.rewards.items():
                     cumulative[other] += reward
 
+    # -- PettingZoo's order checks, once reset -----------------------------------------------
+    def in_order(self, wrapper: Any, after_end: Any) -> None:
+        """Keep the order checks of `wrapper` (PettingZoo's ``OrderEnforcingWrapper`` of
+        this table's environment, reset) in `step_in_order` and `Turns`; `after_end()`
+        warns of a step with no agent left."""
+        self.wrapper = wrapper
+        self.after_end = after_end
+
+    def step_in_order(self, action: Any) -> None:
+        """``OrderEnforcingWrapper.step`` once reset: the step is marked as made (which
+        ``agent_iter`` checks), and the selected agent plays, or with no agent left the
+        wrapper's warning is given and nothing happens."""
+        self.wrapper._has_updated = True
+        if not self.agents:
+            self.after_end()
+            return
+        self.step(action)
+
     def settle(self) -> None:
         """Hand out the results of the last move and select who decides next."""
         stepper = self.stepper
@@ -239,3 +262,27 @@ class Agents:
         for other in rewards:
             rewards[other] = 0.0
         self.rewarded = False
+
+
+class Turns:
+    """The iterator of ``agent_iter()`` of the order-enforcing wrapper (PettingZoo's
+    ``AECOrderEnforcingIterator``): the selected agent, at most `left` times, while some
+    agent is in; each time the step before must have been made."""
+
+    def __init__(self, agents: Agents, left: int) -> None:
+        self.table = agents
+        self.left = left
+
+    def __iter__(self) -> Turns:
+        return self
+
+    def __next__(self) -> str:
+        table = self.table
+        if not table.agents or self.left <= 0:
+            raise StopIteration
+        self.left -= 1
+        wrapper = table.wrapper
+        if not wrapper._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        wrapper._has_updated = False
+        return table.selected

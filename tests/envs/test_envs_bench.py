@@ -15,6 +15,7 @@ def test_every_runner_reports_a_rate() -> None:
         "pettingzoo",
         "pettingzoo_shared",
         "pettingzoo_mask_only",
+        "pettingzoo_env",
         "gymnasium",
         "pettingzoo_driver",
         "pettingzoo_no_vector",

@@ -257,3 +257,105 @@ def test_every_last_agrees_with_the_books_kept_by_hand(players: int) -> None:
         assert not e.agents
         if players > 2:
             assert knocked_out_seen or seed % 4 == 3
+
+
+# -- env(): PettingZoo's order-enforcing wrapper, at the raw environment's speed --------------
+def _stock(players: int, **options: object) -> object:
+    """The raw environment in PettingZoo's own OrderEnforcingWrapper (what env() was)."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(raw_env(players, **options))
+
+
+def _trace(e: object, seed: int, max_iter: int = 2**63) -> list[object]:
+    """Everything an agent_iter loop sees of a few games of random legal actions, stepping
+    a knocked-out agent's None, sometimes looking with observe=False or through observe()."""
+    rng = random.Random(seed)
+    seen: list[object] = []
+    e.reset(seed=seed)  # type: ignore[attr-defined]
+    for game in range(3):
+        if game:
+            e.reset()  # type: ignore[attr-defined]
+        for agent in e.agent_iter(max_iter):  # type: ignore[attr-defined]
+            look = rng.random() < 0.1
+            obs, reward, terminated, truncated, info = e.last(not look)  # type: ignore[attr-defined]
+            if look:
+                obs = e.observe(agent)  # type: ignore[attr-defined]
+            seen.append(
+                (
+                    agent,
+                    obs["observation"].tobytes(),
+                    obs["action_mask"].tobytes(),
+                    reward,
+                    terminated,
+                    truncated,
+                    dict(info),
+                    list(e.agents),  # type: ignore[attr-defined]
+                    dict(e.rewards),  # type: ignore[attr-defined]
+                    dict(e.terminations),  # type: ignore[attr-defined]
+                    dict(e.truncations),  # type: ignore[attr-defined]
+                    e.agent_selection,  # type: ignore[attr-defined]
+                    e.num_agents,  # type: ignore[attr-defined]
+                )
+            )
+            e.step(None if terminated or truncated else random_action(obs, rng))  # type: ignore[attr-defined]
+        seen.append(("end", list(e.agents)))  # type: ignore[attr-defined]
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(2, {}), (4, {}), (6, {"copy": False}), (4, {"reformation": True}), (3, {"max_moves": 60})],
+)
+def test_env_plays_as_pettingzoos_own_wrapper(players: int, options: dict[str, object]) -> None:
+    from coup.envs.pettingzoo import InOrder
+
+    for seed in range(4):
+        ours = env(players, **options)
+        assert isinstance(ours, InOrder)
+        assert _trace(ours, seed) == _trace(_stock(players, **options), seed)
+    assert _trace(env(4), 9, max_iter=7) == _trace(_stock(4), 9, max_iter=7)
+
+
+def test_env_refuses_what_pettingzoos_wrapper_refuses_before_reset() -> None:
+    for e in (env(4), _stock(4)):
+        with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+            e.last()  # type: ignore[attr-defined]
+        for name in ("agents", "rewards", "agent_selection", "num_agents"):
+            with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+                getattr(e, name)
+        with pytest.raises(AssertionError, match="before step"):
+            e.step(0)  # type: ignore[attr-defined]
+        with pytest.raises(AssertionError, match="before observe"):
+            e.observe("player_0")  # type: ignore[attr-defined]
+        with pytest.raises(AssertionError, match="before agent_iter"):
+            e.agent_iter()  # type: ignore[attr-defined]
+        assert str(e) == "coup_v0"
+
+
+def test_env_checks_that_agent_iter_steps_and_warns_after_the_end(caplog: object) -> None:
+    for e in (env(2), _stock(2)):
+        e.reset(seed=1)  # type: ignore[attr-defined]
+        turns = iter(e.agent_iter())  # type: ignore[attr-defined]
+        next(turns)
+        with pytest.raises(AssertionError, match="need to call step"):
+            next(turns)  # no step between two turns
+        rng = random.Random(1)
+        e.reset(seed=1)  # type: ignore[attr-defined]
+        for _ in e.agent_iter():  # type: ignore[attr-defined]
+            obs, _, terminated, truncated, _ = e.last()  # type: ignore[attr-defined]
+            e.step(None if terminated or truncated else random_action(obs, rng))  # type: ignore[attr-defined]
+        assert e.agents == []  # type: ignore[attr-defined]
+        selected = e.agent_selection  # type: ignore[attr-defined]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            e.step(3)  # type: ignore[attr-defined]  # no agent left: a warning, nothing done
+        assert e.agents == [] and e.agent_selection == selected  # type: ignore[attr-defined]
+        assert list(e.agent_iter()) == []  # type: ignore[attr-defined]
+
+
+def test_env_that_renders_every_step_still_renders(capsys: pytest.CaptureFixture[str]) -> None:
+    e = env(2, render_mode="human")
+    play_random(e, 2)  # its agent_iter and step are the wrapper's own
+    shown = capsys.readouterr().out
+    assert shown.count("last move:") >= 4 and "game over" in shown  # every step, to the end
