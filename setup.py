@@ -1,10 +1,11 @@
 """The build: `coup.rules` compiled to C with mypyc where it can be, else pure Python.
 
 All metadata is in pyproject.toml; this file only adds the compiled rules core (the modules
-compiled by mypyc and the hand-written C writer of observation vectors) and the learning
-environments' C copy of numpy arrays (coup/envs/_copy.c, built against numpy). If mypyc
-or a C compiler is missing, or the compile fails, the package installs without it and
-`coup.rules` runs its pure-Python modules (`coup/rules/core.py` chooses at import time).
+compiled by mypyc and the hand-written C beside them: the writer of observation vectors and
+the game's generator) and the learning environments' C copy of numpy arrays
+(coup/envs/_copy.c, built against numpy). If mypyc or a C compiler is missing, or the
+compile fails, the package installs without it and `coup.rules` runs its pure-Python
+modules (`coup/rules/core.py` chooses at import time).
 `COUP_PURE=1` at build time skips the rules core's compile (the array copy is built still).
 """
 
@@ -57,17 +58,18 @@ def compiled_rules() -> list[Any]:
     except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure: ship the pure core
         _say(f"mypyc could not compile coup.rules ({e}): installing the pure-Python core")
         return []
-    # the hand-written C writer of observation vectors, used by the compiled core only; it
-    # carries its source's digest, so that one built from another source is not used
-    source = core.C_SOURCES[0]
-    digest = f'"{core.c_source_digest(source)}"'
-    extensions.append(
-        Extension(
-            "coup.rules._observe",
-            [f"coup/rules/{source}"],
-            define_macros=[("COUP_OBSERVE_SOURCE", digest)],
+    # the hand-written C (the observation writer, the generator in machine words), used by
+    # the compiled core only; each carries its source's digest, so that one built from
+    # another source is not used
+    for source in core.C_SOURCES:
+        digest = f'"{core.c_source_digest(source)}"'
+        extensions.append(
+            Extension(
+                f"coup.rules.{Path(source).stem}",
+                [f"coup/rules/{source}"],
+                define_macros=[("COUP_C_SOURCE", digest)],
+            )
         )
-    )
     for extension in extensions:
         extension.optional = True  # no C compiler: warn and install the pure core
     return list(extensions)

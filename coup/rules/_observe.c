@@ -661,15 +661,15 @@ static struct PyModuleDef observe_module = {
     .m_size = -1,
 };
 
-#ifndef COUP_OBSERVE_SOURCE /* setup.py defines it: the SHA-256 of this file */
-#define COUP_OBSERVE_SOURCE "unknown"
+#ifndef COUP_C_SOURCE /* setup.py defines it: the SHA-256 of this file */
+#define COUP_C_SOURCE "unknown"
 #endif
 
 PyMODINIT_FUNC PyInit__observe(void) {
     if (PyType_Ready(&WriterType) < 0) return NULL;
     PyObject *m = PyModule_Create(&observe_module);
     if (m == NULL) return NULL;
-    if (PyModule_AddStringConstant(m, "SOURCE", COUP_OBSERVE_SOURCE) < 0) {
+    if (PyModule_AddStringConstant(m, "SOURCE", COUP_C_SOURCE) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -48,8 +48,9 @@ MODULES: tuple[str, ...] = (
     "agents",
     "solo",
 )
-#: Hand-written C built with them (the observation writer, used only by the compiled core).
-C_SOURCES: tuple[str, ...] = ("_observe.c",)
+#: Hand-written C built with them, used only by the compiled core (`c_extension`): the
+#: observation writer and the game's generator in machine words.
+C_SOURCES: tuple[str, ...] = ("_observe.c", "_rng.c")
 #: Set to 1 (or true/yes) to run the pure-Python modules even where the compiled core is.
 PURE_VARIABLE = "COUP_PURE"
 
@@ -73,6 +74,23 @@ def source_digest(folder: Path = HERE) -> str:
 def c_source_digest(name: str, folder: Path = HERE) -> str:
     """SHA-256 of one C source (hex): its extension is built carrying it."""
     return hashlib.sha256((folder / name).read_bytes()).hexdigest()
+
+
+def c_extension(name: str) -> ModuleType | None:
+    """The hand-written C module `name` (``"_observe"``, ``"_rng"``) where the compiled
+    core runs and the module was built from the C source beside it (it carries the
+    source's SHA-256 as ``SOURCE``), else None: the pure-Python code is used instead."""
+    if CORE != "compiled":
+        return None
+    try:
+        module = importlib.import_module(f"{__package__}.{name}")
+    except ImportError:
+        return None
+    try:
+        source = c_source_digest(f"{name}.c")
+    except OSError:  # no source beside the build: trust it
+        return module
+    return module if getattr(module, "SOURCE", None) == source else None
 
 
 def library_group(folder: Path = HERE) -> str:
@@ -145,6 +163,7 @@ __all__ = [
     "MODULES",
     "PURE_VARIABLE",
     "WHY",
+    "c_extension",
     "c_source_digest",
     "library_group",
     "source_digest",

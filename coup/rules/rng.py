@@ -8,10 +8,23 @@ cloning a game costs nothing.
 from __future__ import annotations
 
 import hashlib
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 _MASK: Final = (1 << 64) - 1
 T = TypeVar("T")
+
+
+def _in_c() -> Any:
+    """The generator's shuffle in C (``_rng.c``) where the compiled core runs and it was
+    built from the source beside it, else None."""
+    from . import core
+
+    module = core.c_extension("_rng")
+    return None if module is None else module.shuffle
+
+
+#: `shuffle` in machine words (the compiled core), or None: the loop below.
+_SHUFFLE_IN_C: Final[Any] = _in_c()
 
 
 def seed_state(seed: int) -> int:
@@ -32,7 +45,10 @@ def shuffle(state: int, items: list[T]) -> int:
     """Fisher–Yates shuffle of `items` in place; returns the new generator state.
 
     Index j for position i is ``(output * (i + 1)) >> 64`` (Lemire's multiply-shift).
+    The compiled core does the same in C (``_rng.c``), in machine words.
     """
+    if _SHUFFLE_IN_C is not None and type(items) is list:
+        return int(_SHUFFLE_IN_C(state & _MASK, items))
     mask = _MASK
     for i in range(len(items) - 1, 0, -1):
         state = (state + 0x9E3779B97F4A7C15) & mask

@@ -22,17 +22,8 @@ def _writer_class() -> Any:
     source beside it, else None."""
     from . import core
 
-    if core.CORE != "compiled":
-        return None
-    try:
-        from . import _observe
-    except ImportError:
-        return None
-    try:
-        source = core.c_source_digest(core.C_SOURCES[0])
-    except OSError:  # no source beside the build: trust it
-        source = _observe.SOURCE
-    return _observe.Writer if _observe.SOURCE == source else None
+    observe = core.c_extension("_observe")
+    return None if observe is None else observe.Writer
 
 
 #: The C writer's class, or None: the pure-Python core, or no C writer built.
