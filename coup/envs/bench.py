@@ -239,8 +239,9 @@ def env_rates(
 ) -> dict[str, float]:
     """Decisions per CPU second: ``engine``, ``pettingzoo``, ``pettingzoo_shared``
     (``copy=False``), ``pettingzoo_mask_only``, ``pettingzoo_env`` (through ``env()``'s
-    wrapper), ``gymnasium``, ``pettingzoo_driver`` (the loop alone), ``pettingzoo_no_vector`` and ``gymnasium_no_vector`` (no observation
-    vector written), ``gymnasium_vector`` and ``gymnasium_sync_vector`` (64 games at once),
+    wrapper), ``gymnasium``, ``pettingzoo_driver`` (the loop alone),
+    ``pettingzoo_no_vector`` and ``gymnasium_no_vector`` (no observation vector written),
+    ``gymnasium_vector`` and ``gymnasium_sync_vector`` (64 games at once),
     ``gymnasium_agent`` (agent steps only); about `seconds` CPU for each."""
     agent_steps = [0]
     runners = {
