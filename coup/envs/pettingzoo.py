@@ -273,7 +273,7 @@ class InOrder(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         super().reset(seed=seed, options=options)
-        if "step" in self.__dict__:
+        if "last" in self.__dict__:
             return  # bound at the first reset: the core's objects stay the same
         table = self._table
         table.in_order(self, EnvLogger.warn_step_after_terminated_truncated)
