@@ -46,7 +46,7 @@ services:
 	  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no || true
 
 test: $(DEVSTAMP) core chromium services
-	$(VENV)/bin/ruff check coup tests setup.py
+	$(VENV)/bin/ruff check coup tools tests setup.py
 	$(VENV)/bin/mypy
 	COUP_EXPECT_COMPILED=$(EXPECT_COMPILED) $(PY) -m pytest -q
 	# the rules and records again on the pure-Python core
@@ -56,6 +56,6 @@ bench: $(STAMP) core
 	$(VENV)/bin/coup bench
 
 lint: $(DEVSTAMP)
-	$(VENV)/bin/ruff format coup tests setup.py
-	$(VENV)/bin/ruff check --fix coup tests setup.py
+	$(VENV)/bin/ruff format coup tools tests setup.py
+	$(VENV)/bin/ruff check --fix coup tools tests setup.py
 	$(VENV)/bin/mypy

@@ -15,8 +15,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("coup.cli.replay", "replay a coup-record/1 game, in words or as JSON"),
     "review": ("coup.cli.review", "the coach: weigh each decision of a seat with the hard bot"),
     "tournament": ("coup.cli.tournament", "play many games between bots and rank them"),
-    "bench": ("coup.cli.bench", "measure the engine's speed"),
-    "loadtest": ("coup.ops.loadtest", "load a local server with bot-driven tables"),
+    "bench": ("tools.bench.suite", "measure the engine's speed"),
+    "loadtest": ("tools.load.loadtest", "load a local server with bot-driven tables"),
 }
 
 

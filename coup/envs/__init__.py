@@ -9,7 +9,6 @@ Each adapter is its own module and an optional extra, imported only when used (t
 * ``coup.envs.gymnasium``: ``CoupEnv``, one agent against ``coup.bots`` (``coup[gymnasium]``)
 * ``coup.envs.vector``: ``CoupVectorEnv``, many ``CoupEnv`` games stepped together
 * ``coup.envs.openspiel``: ``register()`` adds ``python_coup`` to pyspiel (``coup[openspiel]``)
-* ``coup.envs.bench``: ``env_rates()``, steps/s of the adapters next to the raw engine
 """
 
 from __future__ import annotations

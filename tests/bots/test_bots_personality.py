@@ -7,7 +7,7 @@ import pytest
 from coup import bots
 from coup.bots.arena import parse_spec, play_game
 from coup.bots.personality import PERSONALITIES, PersonalityBot
-from coup.bots.signature import Signature, measure
+from tools.signature import Signature, measure
 
 
 def test_levels_and_personalities_by_name() -> None:

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from browser_driver import CHROMIUM, CHROMIUM_ARGS
 
-from coup.ops import process
+from tools.load import process
 
 
 class ServerProcess(process.ServerProcess):

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from coup.cli import bench
+from tools.bench import suite as bench
 
 ENV = {**os.environ, "PYTHONIOENCODING": "utf-8"}
 
@@ -61,7 +61,7 @@ def test_bench_quick_json_is_well_formed() -> None:
 
 
 def test_the_cores_are_compared_side_by_side() -> None:
-    from coup.ops import bench_cores
+    from tools.bench import cores as bench_cores
 
     found = bench_cores.compare(1, 3, 1, seed=5, note=lambda text: None)
     assert found["compiled"]["core"] in ("compiled", "pure")  # pure where nothing was built
@@ -74,10 +74,10 @@ def test_the_cores_are_compared_side_by_side() -> None:
 
 
 def test_bench_report_with_coupml_and_without_envs(monkeypatch: pytest.MonkeyPatch) -> None:
-    import coup.envs
+    import tools.bench
 
-    monkeypatch.setitem(sys.modules, "coup.envs.bench", None)
-    monkeypatch.delattr(coup.envs, "bench", raising=False)  # if another test imported it
+    monkeypatch.setitem(sys.modules, "tools.bench.envs", None)
+    monkeypatch.delattr(tools.bench, "envs", raising=False)  # if another test imported it
     assert "error" in bench.env_rates(0.01)
     row = {"decisions_per_s": 300000.0, "games_per_s": 9000.0, "decisions_per_game": 33.3}
     results = {
@@ -103,7 +103,7 @@ def test_bench_report_with_coupml_and_without_envs(monkeypatch: pytest.MonkeyPat
             "goal": 3.0,
             "decisions_per_s_vs_numpy_driver": 6.0,
         },
-        "envs": {"error": "coup.envs.bench is not available"},
+        "envs": {"error": "tools.bench.envs is not available"},
         "cores": {"error": "skipped (--no-cores)"},
     }
     text = bench.report(results)

@@ -1,11 +1,11 @@
-"""The learning-environment bench (`coup.envs.bench`): what its runners measure."""
+"""The learning-environment bench (`tools.bench.envs`): what its runners measure."""
 
 from __future__ import annotations
 
 import random
 
-from coup.envs.bench import _vector_free, env_rates
 from coup.envs.pettingzoo import raw_env
+from tools.bench.envs import _vector_free, env_rates
 
 
 def test_every_runner_reports_a_rate() -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from coup.ops.fleet import drop_database, fresh_channel, make_database
-from coup.ops.process import ServerProcess
+from tools.load.fleet import drop_database, fresh_channel, make_database
+from tools.load.process import ServerProcess
 
 POSTGRES = os.environ.get("COUP_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("COUP_TEST_REDIS", "redis://127.0.0.1:6379/0")

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 import coup
-from coup.ops.client import SeatClient, create_table, join_table, play_randomly
+from tools.load.client import SeatClient, create_table, join_table, play_randomly
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from coup.ops import process
+from tools.load import process
 
 
 class ServerProcess(process.ServerProcess):

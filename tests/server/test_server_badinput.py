@@ -11,8 +11,8 @@ from typing import Any
 import httpx
 import websockets
 
-from coup.ops.client import SeatClient, create_table
 from coup.server.protocol import HELLO_TIMEOUT
+from tools.load.client import SeatClient, create_table
 
 
 async def _game(base: str) -> tuple[SeatClient, SeatClient, str]:

@@ -16,14 +16,14 @@ from typing import Any
 import httpx
 import pytest
 
-from coup.ops.client import SeatClient, create_table, join_table, play_randomly
-from coup.ops.fleet import drop_database, fresh_channel, make_database
 from coup.review.coach import review
 from coup.server.games import people
 from coup.server.table import Seat, Table
 from coup.store import SqlStore, open_store
 from coup.store.reviews import ask_review, game_reviews, get_review, take_review
 from tests.server.conftest import postgres_url
+from tools.load.client import SeatClient, create_table, join_table, play_randomly
+from tools.load.fleet import drop_database, fresh_channel, make_database
 
 REDIS = os.environ.get("COUP_TEST_REDIS", "redis://127.0.0.1:6379/0")
 

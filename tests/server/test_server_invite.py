@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import httpx
 
-from coup.ops.client import create_table
 from coup.server import invite
+from tools.load.client import create_table
 
 
 async def test_qr_code_of_the_table_link(base: str) -> None:

@@ -1,5 +1,5 @@
 """The server holds only the server: it imports nothing from the commands (`coup.cli`) or
-from the tools that drive and measure a server from outside (`coup.ops`)."""
+from the tools that drive and measure a server from outside (`tools/`, not shipped)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 COUP = Path(__file__).resolve().parents[2] / "coup"
 SERVING = ["server", "store", "bus"]
-TOOLS = ("coup.cli", "coup.ops")
+TOOLS = ("coup.cli", "tools")
 
 
 def _imports(package: str) -> dict[str, set[str]]:

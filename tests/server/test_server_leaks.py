@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 
 import coup
-from coup.ops.client import SeatClient, create_table, join_table, play_randomly
+from tools.load.client import SeatClient, create_table, join_table, play_randomly
 
 VIEW_KEYS = {"type", "version", "now", "you", "table", "game", "chat"}
 TABLE_KEYS = {

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 
 import coup
-from coup.ops.client import SeatClient, create_table, join_table, play_randomly
+from tools.load.client import SeatClient, create_table, join_table, play_randomly
 
 
 def replay_cli(record: dict[str, Any], tmp_path: Path) -> str:

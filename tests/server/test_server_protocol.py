@@ -13,7 +13,7 @@ import httpx
 import pytest
 import websockets
 
-from coup.ops.client import SeatClient, create_table, join_table
+from tools.load.client import SeatClient, create_table, join_table
 
 
 async def _raw(url: str, frames: list[str], until_close: bool = True) -> tuple[list[Any], Any]:

@@ -8,7 +8,7 @@ import random
 import httpx
 
 import coup
-from coup.ops.client import SeatClient, create_table, join_table, play_randomly
+from tools.load.client import SeatClient, create_table, join_table, play_randomly
 
 
 async def test_a_reformation_table_plays_a_whole_game(base: str) -> None:

@@ -14,8 +14,8 @@ import httpx
 import pytest
 
 import coup
-from coup.ops.client import SeatClient, create_table, join_table, play_randomly
-from coup.ops.fleet import drop_database, make_database
+from tools.load.client import SeatClient, create_table, join_table, play_randomly
+from tools.load.fleet import drop_database, make_database
 
 
 @pytest.fixture

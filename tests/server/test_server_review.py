@@ -14,10 +14,10 @@ from typing import Any
 
 import httpx
 
-from coup.ops.client import SeatClient, create_table, play_randomly
 from coup.review.coach import review
 from coup.review.frames import replay_frames
 from coup.server.review import MAX_RECORD
+from tools.load.client import SeatClient, create_table, play_randomly
 
 GOLDEN = Path(__file__).parent.parent / "golden"
 

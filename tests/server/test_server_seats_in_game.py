@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from coup.ops.client import SeatClient, create_table, join_table
 from coup.server.table import GameRun, Seat, Table
+from tools.load.client import SeatClient, create_table, join_table
 
 
 async def _two_players(

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, inspect, select
 
-from coup.ops.fleet import drop_database, make_database
 from coup.store import Conflict, SqlStore, migrate, open_store
 from coup.store import processes as db
 from coup.store import schema as s
+from tools.load.fleet import drop_database, make_database
 
 
 @pytest.fixture(params=["sqlite", "aiosqlite", "postgresql"])

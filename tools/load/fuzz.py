@@ -28,7 +28,7 @@ import httpx
 import websockets
 
 import coup
-from coup.ops.client import SeatClient, create_table, join_table
+from tools.load.client import SeatClient, create_table, join_table
 
 NEVER_LEGAL = ["coup 9", "steal 7", "keep duke duke duke duke", "lose nobody", "block banker"]
 MAYBE = ["income", "tax", "foreign_aid", "pass", "challenge", "block duke", "exchange"]

@@ -5,11 +5,11 @@
 * random play: uniformly random legal moves (`waiting[0]`, `legal`, `play`) from a fixed
   seed, for 2, 4 and 6 players: decisions/s and games/s, the median of several runs;
 * the cost of `clone()`, `determinize()` and `view()` on mid-game states (median µs);
-* coupml, 4 players, same method, in its own venv (see `coup.ops.bench_coupml`), and the
+* coupml, 4 players, same method, in its own venv (see `tools.bench.coupml`), and the
   ratio ours/coupml (the goal is 3x or more);
-* the learning environments' decisions/s (CPU time), if `coup.envs.bench` is there, and
+* the learning environments' decisions/s (CPU time), if `tools.bench.envs` is there, and
   their cost per decision against the raw engine's (the goal is 2x or less);
-* the compiled rules core against the pure one, side by side (`coup.ops.bench_cores`):
+* the compiled rules core against the pure one, side by side (`tools.bench.cores`):
   random play and the search bot's playouts per second.
 """
 
@@ -27,9 +27,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import coup
-from coup.ops import bench_cores, bench_coupml
 from coup.rules.core import CORE, WHY
 from coup.rules.writer import WRITER
+from tools.bench import cores as bench_cores
+from tools.bench import coupml as bench_coupml
 
 GOAL_RATIO = 3.0
 #: The learning environments' goal: at most this many times a raw decision's cost.
@@ -103,14 +104,14 @@ def state_costs(samples: int, calls: int, seed: int) -> dict[str, float]:
 
 
 def env_rates(seconds: float) -> dict[str, Any]:
-    """Steps/s of the learning environments, from `coup.envs.bench` if it is there."""
+    """Steps/s of the learning environments, from `tools.bench.envs` if it is there."""
     try:
-        from coup.envs import bench as env_bench
+        from tools.bench import envs as env_bench
     except ImportError as e:
-        return {"error": f"coup.envs.bench is not available ({e})"}
+        return {"error": f"tools.bench.envs is not available ({e})"}
     rates = getattr(env_bench, "env_rates", None)
     if not callable(rates):
-        return {"error": "coup.envs.bench has no env_rates()"}
+        return {"error": "tools.bench.envs has no env_rates()"}
     try:
         result = rates(players=4, seconds=seconds)
     except Exception as e:  # noqa: BLE001 - another module's bench must not end ours
@@ -280,7 +281,7 @@ def report(r: dict[str, Any]) -> str:
         lines.append(f"learning environments not measured: {envs['error']}")
     else:
         lines.append(
-            "learning environments (coup.envs.bench, 4 players, random moves, CPU time; "
+            "learning environments (tools.bench.envs, 4 players, random moves, CPU time; "
             "gymnasium_agent counts the agent's steps only)"
         )
         base = envs.get("engine", 0.0)
@@ -339,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         print(text, file=sys.stderr, flush=True)
 
     if args.store:
-        from coup.ops import bench_store as store_bench
+        from tools.bench import store as store_bench
 
         try:
             found = store_bench.run(args.store, 200 if args.quick else 1000)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from coup.ops.process import ServerProcess
+from tools.load.process import ServerProcess
 
 
 def loopback(url: str) -> bool:

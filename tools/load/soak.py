@@ -17,7 +17,7 @@ from typing import Any
 
 import websockets
 
-from coup.ops import loadtest, procstat
+from tools.load import loadtest, procstat
 
 
 async def _shown_after_restart(urls: list[str], table: str, i: int) -> tuple[int, int] | None:

@@ -1,6 +1,6 @@
 """A bot's measured style: how often it bluffs, how often it challenges, whom it attacks.
 
-    python -m coup.bots.signature --games 200
+    python -m tools.signature --games 200
 
 plays tables of the five medium personalities (seats rotated) and prints each one's
 signature; tests check that every personality shows its own (docs/bots.md).
@@ -114,7 +114,7 @@ def measure(lineup: list[str], games: int, seed: int = 1, **settings: Any) -> di
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m coup.bots.signature")
+    parser = argparse.ArgumentParser(prog="python -m tools.signature")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--level", default="medium", choices=("easy", "medium"))

@@ -9,8 +9,8 @@ By default it starts its own `coup serve` on a free port with a fresh SQLite fil
 stops it at the end; `--db postgresql://... --bus redis://... --servers N` starts N
 processes on a fresh PostgreSQL database instead (a table's seats spread over them);
 `--url` points it at a running server on this machine. `--fuzz N` sends N bad messages
-instead (coup/ops/fuzz.py); `--soak` also checks memory over time and, at the end,
-that a kill -9 of every process loses no move (coup/ops/soak.py).
+instead (tools/load/fuzz.py); `--soak` also checks memory over time and, at the end,
+that a kill -9 of every process loses no move (tools/load/soak.py).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from typing import Any
 
 import httpx
 
-from coup.ops.players import Clock, Stats, TableLoad, prepare_table, seat_loop
-from coup.ops.procstat import cpu_seconds, rss_total, services_cpu
+from tools.load.players import Clock, Stats, TableLoad, prepare_table, seat_loop
+from tools.load.procstat import cpu_seconds, rss_total, services_cpu
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -190,7 +190,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    from coup.ops.fleet import Fleet, loopback
+    from tools.load.fleet import Fleet, loopback
 
     args = parser().parse_args(argv)
     if not 1 <= args.tables <= 2000 or not 2 <= args.players <= 10:
@@ -223,11 +223,11 @@ def main(argv: list[str]) -> int:
         urls, pids = [args.url], [args.pid] if args.pid else []
     try:
         if args.fuzz:
-            from coup.ops import fuzz
+            from tools.load import fuzz
 
             return fuzz.main(args, urls, fleet)
         if args.soak:
-            from coup.ops import soak
+            from tools.load import soak
 
             return soak.main(args, urls, fleet)
         report = asyncio.run(run(args, urls, pids))

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 #: Run in each child: `python -c CHILD`, one JSON line per "go" line read.
-CHILD = "from coup.ops.bench_cores import child; child()"
+CHILD = "from tools.bench.cores import child; child()"
 
 
 def search_rates(states: int, seed: int) -> tuple[float, float]:
@@ -60,8 +60,8 @@ def search_rates(states: int, seed: int) -> tuple[float, float]:
 
 def child() -> None:
     """One core's measures, a round per line read on stdin (see `Cores`)."""
-    from coup.cli.bench import random_play
     from coup.rules.core import CORE, WHY
+    from tools.bench.suite import random_play
 
     print(json.dumps({"core": CORE, "why": WHY}), flush=True)
     for line in sys.stdin:

@@ -1,4 +1,4 @@
-"""Is the coach right? Measure it: `python -m coup.review.check --games 12`.
+"""Is the coach right? Measure it: `python -m tools.coach_check --games 12`.
 
 1. Plays ``games`` four-player games of ``--players`` bots (deal and bot seeds fixed), and
    times the coach on every seat of each (CPU seconds per game and per decision).
@@ -137,7 +137,7 @@ def summary(rows: list[dict[str, Any]], gains: list[float], a: str, b: str) -> d
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m coup.review.check", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.coach_check", description=__doc__)
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--players", default="heuristic,heuristic,heuristic,heuristic")
     parser.add_argument("--playouts", type=int, default=200)

@@ -1,11 +1,11 @@
-"""A move's server CPU on the one path, in process: `python -m coup.ops.bench_move`.
+"""A move's server CPU on the one path, in process: `python -m tools.bench.move`.
 
 Tables of 6 seats and a spectator on a `TableService` with a fresh SQLite store and the
 memory bus; every seat and the spectator is a hub connection whose socket frames each
 view (the websockets library's frame encoding) but sends nothing. Random legal moves go
 through `Dealer.play()` (`service.dealer`): engine, store write, views, JSON, frames.
 Prints the process's CPU (every thread: the store's writer too) per move. Run it against
-two trees in turns (`PYTHONPATH=OTHER_TREE python -m coup.ops.bench_move`) to compare.
+two trees in turns (`PYTHONPATH=OTHER_TREE python -m tools.bench.move`) to compare.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ async def run(tables: int, moves: int, seats: int) -> dict[str, Any]:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(prog="python -m coup.ops.bench_move", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m tools.bench.move", description=__doc__)
     p.add_argument("--tables", type=int, default=50)
     p.add_argument("--moves", type=int, default=2000)
     p.add_argument("--seats", type=int, default=6)

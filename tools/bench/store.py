@@ -14,8 +14,8 @@ import statistics
 import time
 from typing import Any
 
-from coup.ops.fleet import drop_database, loopback, make_database
 from coup.store.sql import SqlStore, open_store
+from tools.load.fleet import drop_database, loopback, make_database
 
 ROUNDS = 5
 

@@ -27,8 +27,8 @@
 
 and returns decisions per second for each. The three take turns in short slices and the
 rates are measured in CPU time of this process, so a busy machine slows them alike.
-``python -m coup.envs.bench [players] [seconds]`` prints them;
-``python -m coup.envs.bench --against CHECKOUT [players] [seconds] [rounds]`` compares
+``python -m tools.bench.envs [players] [seconds]`` prints them;
+``python -m tools.bench.envs --against CHECKOUT [players] [seconds] [rounds]`` compares
 another checkout of the project (before a change) with this one, each in its own process,
 taking turns (`compare`).
 """
@@ -270,7 +270,7 @@ def env_rates(
 
 
 _CHILD = (
-    "import json, sys; from coup.envs.bench import env_rates; "
+    "import json, sys; from tools.bench.envs import env_rates; "
     "print(json.dumps(env_rates(int(sys.argv[1]), float(sys.argv[2]))))"
 )
 
@@ -312,7 +312,7 @@ def compare(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m coup.envs.bench [players] [seconds]``; ``--against CHECKOUT [players]
+    """``python -m tools.bench.envs [players] [seconds]``; ``--against CHECKOUT [players]
     [seconds] [rounds]``: that checkout and this one side by side (`compare`)."""
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["--against"]:
