@@ -1,7 +1,8 @@
 """tools: what measures and loads the product from outside it, run from a checkout.
 
 Not part of the `coup` package (the wheel ships `coup` alone) and nothing in `coup/`
-imports it.
+imports it: `coup bench` and `coup loadtest` find it by name when called, in the checkout
+that holds the `coup` they run with (`coup/cli/__init__.py`).
 
 - `tools.bench`: speed — the engine, the learning adapters, the cores, coupml side by
   side, a move's server CPU, the store's write (`coup bench`).

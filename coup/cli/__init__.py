@@ -2,12 +2,19 @@
 
 Each subcommand lives in its own module exposing ``main(argv: list[str]) -> int``; it is
 imported only when used, so `coup replay` never pays for the server's imports.
+
+`coup bench` and `coup loadtest` are entries into `tools/`, the measuring and load tools,
+which sit beside `coup/` in the source checkout and are not part of the installed package:
+they run where `coup` itself runs from a checkout (`pip install -e .`, `make`), and say so
+otherwise. Nothing here imports them but by name, when asked.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+from pathlib import Path
+from types import ModuleType
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("coup.cli.serve", "run the online table (HTTP + websockets)"),
@@ -15,9 +22,21 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("coup.cli.replay", "replay a coup-record/1 game, in words or as JSON"),
     "review": ("coup.cli.review", "the coach: weigh each decision of a seat with the hard bot"),
     "tournament": ("coup.cli.tournament", "play many games between bots and rank them"),
-    "bench": ("tools.bench.suite", "measure the engine's speed"),
-    "loadtest": ("tools.load.loadtest", "load a local server with bot-driven tables"),
+    "bench": ("tools.bench.suite", "measure the engine's speed (from a checkout)"),
+    "loadtest": ("tools.load.loadtest", "load a local server with bot tables (from a checkout)"),
 }
+#: The folder of the source checkout that holds `coup/` and `tools/` side by side.
+CHECKOUT = Path(__file__).resolve().parents[2]
+
+
+def tool(module: str) -> ModuleType | None:
+    """`module` of `tools/` from the checkout this `coup` runs from; None where `coup` was
+    installed from a wheel (no checkout, no `tools/` beside it)."""
+    if not (CHECKOUT / "pyproject.toml").is_file() or not (CHECKOUT / "tools").is_dir():
+        return None
+    if str(CHECKOUT) not in sys.path:
+        sys.path.insert(0, str(CHECKOUT))
+    return importlib.import_module(module)
 
 
 def usage() -> str:
@@ -36,7 +55,11 @@ def main(argv: list[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"coup: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(COMMANDS[name][0])
+    target = COMMANDS[name][0]
+    module = tool(target) if target.startswith("tools.") else importlib.import_module(target)
+    if module is None:
+        print(f"coup {name}: needs the source checkout (tools/ is not installed)", file=sys.stderr)
+        return 2
     result: int = module.main(rest)
     return result
 

@@ -19,10 +19,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-#: Run in each child: `python -c CHILD`, one JSON line per "go" line read.
+#: Run in each child: `python -c CHILD` in the checkout, one JSON line per line read.
 CHILD = "from tools.bench.cores import child; child()"
+#: The checkout holding `tools/` (the children import it from there).
+CHECKOUT = Path(__file__).resolve().parents[2]
 
 
 def search_rates(states: int, seed: int) -> tuple[float, float]:
@@ -87,6 +90,7 @@ class Cores:
                 stdout=subprocess.PIPE,
                 text=True,
                 env=env,
+                cwd=CHECKOUT,
             )
             self.children[name] = proc
             self.info[name] = self._read(proc)

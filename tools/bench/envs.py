@@ -269,10 +269,15 @@ def env_rates(
     return rates
 
 
-_CHILD = (
-    "import json, sys; from tools.bench.envs import env_rates; "
-    "print(json.dumps(env_rates(int(sys.argv[1]), float(sys.argv[2]))))"
-)
+# A checkout from before the tools left the package has this bench as coup.envs.bench.
+_CHILD = """
+import json, sys
+try:
+    from tools.bench.envs import env_rates
+except ImportError:
+    from coup.envs.bench import env_rates
+print(json.dumps(env_rates(int(sys.argv[1]), float(sys.argv[2]))))
+"""
 
 
 def _python(root: Path) -> str:
