@@ -22,6 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tools.bench.engine import random_play
+
 #: Run in each child: `python -c CHILD` in the checkout, one JSON line per line read.
 CHILD = "from tools.bench.cores import child; child()"
 #: The checkout holding `tools/` (the children import it from there).
@@ -64,7 +66,6 @@ def search_rates(states: int, seed: int) -> tuple[float, float]:
 def child() -> None:
     """One core's measures, a round per line read on stdin (see `Cores`)."""
     from coup.rules.core import CORE, WHY
-    from tools.bench.suite import random_play
 
     print(json.dumps({"core": CORE, "why": WHY}), flush=True)
     for line in sys.stdin:

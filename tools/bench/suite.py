@@ -3,8 +3,9 @@
     coup bench [--quick] [--json] [--no-coupml] [--no-envs] [--no-cores] [--seed N] [--repeat N]
 
 * random play: uniformly random legal moves (`waiting[0]`, `legal`, `play`) from a fixed
-  seed, for 2, 4 and 6 players: decisions/s and games/s, the median of several runs;
-* the cost of `clone()`, `determinize()` and `view()` on mid-game states (median µs);
+  seed, for 2, 4 and 6 players: decisions/s and games/s, the median of several runs, and
+  the cost of `clone()`, `determinize()` and `view()` on mid-game states (median µs), as
+  `tools.bench.engine` measures them;
 * coupml, 4 players, same method, in its own venv (see `tools.bench.coupml`), and the
   ratio ours/coupml (the goal is 3x or more);
 * the learning environments' decisions/s (CPU time), if `tools.bench.envs` is there, and
@@ -19,88 +20,20 @@ import argparse
 import json
 import os
 import platform
-import random
-import statistics
 import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-import coup
 from coup.rules.core import CORE, WHY
 from coup.rules.writer import WRITER
 from tools.bench import cores as bench_cores
 from tools.bench import coupml as bench_coupml
+from tools.bench.engine import medians, random_play, state_costs
 
 GOAL_RATIO = 3.0
 #: The learning environments' goal: at most this many times a raw decision's cost.
 ENV_GOAL = 2.0
 TABLES = (2, 4, 6)
-
-
-def random_play(players: int, games: int, seed: int) -> tuple[float, float, float]:
-    """(decisions/s, games/s, decisions/game) for `games` games of random legal moves."""
-    rng = random.Random(seed)
-    new_game = coup.new_game
-    decisions = 0
-    start = time.process_time()
-    for g in range(games):
-        state = new_game(players=players, seed=seed * 1_000_003 + g)
-        while not state.over:
-            seat = state.waiting[0]
-            state.play(seat, rng.choice(state.legal(seat)))
-            decisions += 1
-    elapsed = max(time.process_time() - start, 1e-9)
-    return decisions / elapsed, games / elapsed, decisions / games
-
-
-def medians(runs: Sequence[tuple[float, ...]]) -> dict[str, float]:
-    extra = {"choices_per_s": statistics.median(r[3] for r in runs)} if len(runs[0]) > 3 else {}
-    return {
-        **extra,
-        "decisions_per_s": statistics.median(r[0] for r in runs),
-        "games_per_s": statistics.median(r[1] for r in runs),
-        "decisions_per_game": statistics.median(r[2] for r in runs),
-    }
-
-
-def mid_game_states(count: int, players: int, seed: int) -> list[coup.State]:
-    """`count` states taken at a random point of random games (never over)."""
-    rng = random.Random(seed)
-    states: list[coup.State] = []
-    g = 0
-    while len(states) < count:
-        state = coup.new_game(players=players, seed=seed + g)
-        g += 1
-        trail = [state.clone()]
-        while not state.over:
-            seat = state.waiting[0]
-            state.play(seat, rng.choice(state.legal(seat)))
-            if not state.over:
-                trail.append(state.clone())
-        states.append(trail[rng.randrange(len(trail) // 4, len(trail))])
-    return states
-
-
-def cost_us(states: list[coup.State], op: Callable[[coup.State], object], calls: int) -> float:
-    """Median over `states` of the mean µs (CPU time) of `calls` calls of `op` on one state."""
-    per_state = []
-    for state in states:
-        start = time.process_time()
-        for _ in range(calls):
-            op(state)
-        per_state.append((time.process_time() - start) / calls * 1e6)
-    return statistics.median(per_state)
-
-
-def state_costs(samples: int, calls: int, seed: int) -> dict[str, float]:
-    states = mid_game_states(samples, 4, seed)
-    rng = random.Random(seed)
-    return {
-        "clone_us": cost_us(states, lambda s: s.clone(), calls),
-        "determinize_us": cost_us(states, lambda s: s.determinize(s.waiting[0], rng), calls),
-        "view_us": cost_us(states, lambda s: s.view(s.waiting[0]), calls),
-    }
 
 
 def env_rates(seconds: float) -> dict[str, Any]:
