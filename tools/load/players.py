@@ -1,6 +1,6 @@
 """The load test's players: every seat of a table a websocket client that plays a random
 legal move after a think time, and each move timed from its sending until every seat of
-its table was shown it ("move to all views"). `coup loadtest` (loadtest.py) runs them.
+its table was shown it ("move to all views"). `measure()` (measure.py) runs them.
 """
 
 from __future__ import annotations

@@ -17,7 +17,8 @@ from typing import Any
 
 import websockets
 
-from tools.load import loadtest, procstat
+from tools.load import procstat
+from tools.load.measure import measure
 
 
 async def _shown_after_restart(urls: list[str], table: str, i: int) -> tuple[int, int] | None:
@@ -59,7 +60,7 @@ def main(args: Any, urls: list[str], fleet: Any) -> int:
             last[0] = elapsed
             samples.append((elapsed, procstat.rss_total(pids)))
 
-    report = asyncio.run(loadtest.run(args, urls, pids, watch=watch))
+    report = asyncio.run(measure(args, urls, pids, watch=watch))
     shown: dict[str, tuple[int, int]] = report.pop("_shown")
     quarter = next((kib for t, kib in samples if t >= args.seconds / 4), 0)
     half = [(t, kib) for t, kib in samples if t >= args.seconds / 2]
