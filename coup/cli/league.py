@@ -14,7 +14,7 @@ from typing import Any
 
 from coup.bots import PERSONALITIES, STYLES
 from coup.bots.arena import GameResult
-from coup.cli.tournament import Job, percentile, pyplot, run_all, schedule, wilson
+from coup.cli.series import Job, percentile, pyplot, run_all, schedule, wilson
 
 #: The opponent league: the personalities at easy and medium, our other bots, and plain
 #: styles nobody tuned the search against.

@@ -9,7 +9,7 @@ import pytest
 
 import coup
 from coup.cli import main as cli_main
-from coup.cli import tournament
+from coup.cli import series, tournament
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -50,10 +50,10 @@ def test_team_of_identical_bots_and_table(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_rotation_and_duplicate_deals() -> None:
-    jobs = list(tournament.schedule(["a", "b"], 4, seed=1, settings={}, save=None))
+    jobs = list(series.schedule(["a", "b"], 4, seed=1, settings={}, save=None))
     assert [job.specs for job in jobs] == [["a", "b"], ["b", "a"]] * 2
     assert jobs[0].deal_seed == jobs[1].deal_seed != jobs[2].deal_seed == jobs[3].deal_seed
-    four = list(tournament.schedule(["s", "h", "h", "h"], 4, seed=1, settings={}, save=None))
+    four = list(series.schedule(["s", "h", "h", "h"], 4, seed=1, settings={}, save=None))
     assert [job.specs.index("s") for job in four] == [0, 3, 2, 1]
 
 
@@ -107,9 +107,9 @@ def test_cli_dispatch(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_wilson_interval() -> None:
-    low, high = tournament.wilson(65, 100)
+    low, high = series.wilson(65, 100)
     assert round(low, 3) == 0.553 and round(high, 3) == 0.736
-    assert tournament.wilson(0, 0) == (0.0, 1.0)
+    assert series.wilson(0, 0) == (0.0, 1.0)
 
 
 def test_personality_seats(capsys: pytest.CaptureFixture[str]) -> None:
