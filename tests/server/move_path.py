@@ -1,0 +1,180 @@
+"""A move's path through the server's files: `python tests/server/move_path.py [--all]`.
+
+Builds the app (`create_app`, SQLite in a temporary folder, the memory bus with one more
+listener, so that a change is told as it is to other processes), seats three players and a
+spectator on ASGI websockets driven in this process, starts a game, and traces one move from
+the moment its frame is read to the moment every socket was sent the view that shows it.
+
+The trace is the order in which functions of `coup/server` are entered (a coroutine resumed
+after an await is not entered again; other packages are not rooms: a call into the engine,
+the store or the bus counts for the caller's file). A *stay* is a run of entries in one
+file; a *return* is a stay in a file already left. `--all` prints every entry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import tempfile
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import httpx
+
+from coup.server.app import create_app
+
+INLINE = {"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"}
+SERVER = str(Path(__file__).resolve().parents[2] / "coup" / "server") + "/"
+
+
+class Trace:
+    def __init__(self) -> None:
+        self.entries: list[tuple[str, str]] = []  # (file, function)
+        self._seen: dict[int, FrameType] = {}  # frames entered (kept alive: ids stay unique)
+        self._entered: set[tuple[str, str]] = set()
+
+    def __call__(self, frame: FrameType, event: str, arg: Any) -> None:
+        if event != "call" or not frame.f_code.co_filename.startswith(SERVER):
+            return
+        if id(frame) in self._seen:
+            return  # a coroutine resumed
+        self._seen[id(frame)] = frame
+        if frame.f_code.co_name in INLINE:
+            return  # part of the function it is written in (Python 3.12 inlines them)
+        entry = (frame.f_code.co_filename[len(SERVER) :], frame.f_code.co_qualname)
+        if entry not in self._entered:  # each function once: a loop is not a path
+            self._entered.add(entry)
+            self.entries.append(entry)
+
+    def stays(self) -> list[tuple[str, list[str]]]:
+        out: list[tuple[str, list[str]]] = []
+        for file, function in self.entries:
+            if out and out[-1][0] == file:
+                out[-1][1].append(function)
+            else:
+                out.append((file, [function]))
+        return out
+
+
+class Socket:
+    """One ASGI websocket of the app, driven from here."""
+
+    def __init__(self, app: Any, table: str, token: str | None) -> None:
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.versions: list[int] = []
+        self.seen = asyncio.Event()
+        self.on_read: Any = None  # called as the next client frame is read
+        self.on_view: Any = None  # called with each view's version
+        scope = {"type": "websocket", "path": f"/ws/{table}", "raw_path": f"/ws/{table}".encode(),
+                 "query_string": b"", "headers": [], "scheme": "ws", "server": ("127.0.0.1", 80),
+                 "client": ("127.0.0.1", 1), "subprotocols": [], "root_path": "", "state": {},
+                 "asgi": {"version": "3.0"}}  # fmt: skip
+        self.inbox.put_nowait({"type": "websocket.connect"})
+        self.send({"type": "hello", "token": token})
+        self.last: dict[str, Any] = {}
+        self.task = asyncio.create_task(app(scope, self._receive, self._send))
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.inbox.put_nowait({"type": "websocket.receive", "text": json.dumps(message)})
+
+    async def _receive(self) -> dict[str, Any]:
+        message = await self.inbox.get()
+        if self.on_read is not None and message["type"] == "websocket.receive":
+            self.on_read()
+            self.on_read = None
+        return message
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        if message["type"] != "websocket.send":
+            return
+        data = json.loads(message["text"])
+        if data.get("type") == "view":
+            self.last = data
+            self.versions.append(data["version"])
+            if self.on_view is not None:
+                self.on_view(data["version"])
+            self.seen.set()
+
+    async def view(self, test: Any) -> dict[str, Any]:
+        while not test(self.last):
+            self.seen.clear()
+            await asyncio.wait_for(self.seen.wait(), 10)
+        return self.last
+
+
+async def trace_one_move() -> Trace:
+    folder = tempfile.mkdtemp(prefix="coup-move-path-")
+    app = create_app(f"sqlite:///{folder}/coup.db", "memory://", http_rate=0)
+    async with app.router.lifespan_context(app):
+
+        async def elsewhere(table_id: str, message: str) -> None:
+            return None  # another process: the change is told on the bus
+
+        app.state.service.bus.listen(elsewhere)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            settings = {"seats": 3, "reaction_timer": 0, "turn_timer": 0}
+            made = (await http.post("/api/tables", json={"name": "Host", "settings": settings})).json()
+            table, tokens = made["table"], [made["token"]]
+            for name in ("Sara", "Dara"):
+                joined = await http.post(f"/api/tables/{table}/seats", json={"name": name})
+                tokens.append(joined.json()["token"])
+        sockets = [Socket(app, table, token) for token in [*tokens, None]]
+        for s in sockets:
+            await s.view(lambda v: bool(v))
+        sockets[0].send({"type": "start"})
+        views = [await s.view(lambda v: v.get("game") is not None) for s in sockets]
+        seat = views[0]["game"]["waiting"][0]
+        version = views[0]["version"]
+        mover = sockets[seat]
+        await asyncio.sleep(0.1)  # the connections settle (presence, spectators)
+
+        trace = Trace()
+        done = asyncio.Event()
+        shown: set[int] = set()
+
+        def start() -> None:
+            sys.setprofile(trace)
+
+        def stop_when_all_shown(k: int) -> Any:
+            def seen(v: int) -> None:
+                if v > version:
+                    shown.add(k)
+                if len(shown) == len(sockets):
+                    sys.setprofile(None)
+                    done.set()
+
+            return seen
+
+        for k, s in enumerate(sockets):
+            s.on_view = stop_when_all_shown(k)
+        mover.on_read = start
+        mover.send({"type": "move", "move": "income", "version": version})
+        await asyncio.wait_for(done.wait(), 10)
+        sys.setprofile(None)
+        for s in sockets:
+            s.inbox.put_nowait({"type": "websocket.disconnect", "code": 1000})
+        await asyncio.gather(*(s.task for s in sockets), return_exceptions=True)
+    return trace
+
+
+def main() -> None:
+    trace = asyncio.run(trace_one_move())
+    stays = trace.stays()
+    before: set[str] = set()
+    returns: dict[str, int] = {}
+    for k, (file, functions) in enumerate(stays):
+        again = file in before
+        if again:
+            returns[file] = returns.get(file, 0) + 1
+        shown = ", ".join(functions) if "--all" in sys.argv else functions[0]
+        print(f"{k + 1:3}  {file:<18} {shown}{'  (again)' if again else ''}")
+        before.add(file)
+    print(f"\n{len(stays)} stays in {len(before)} files; {sum(returns.values())} returns to a "
+          f"file already left: {dict(sorted(returns.items(), key=lambda kv: -kv[1]))}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
