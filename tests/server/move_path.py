@@ -1,9 +1,12 @@
-"""A move's path through the server's files: `python tests/server/move_path.py [--all]`.
+"""A move's path through the server's files: `python tests/server/move_path.py [--all]
+[--race]`.
 
 Builds the app (`create_app`, SQLite in a temporary folder, the memory bus with one more
 listener, so that a change is told as it is to other processes), seats three players and a
 spectator on ASGI websockets driven in this process, starts a game, and traces one move from
 the moment its frame is read to the moment every socket was sent the view that shows it.
+`--race`: on PostgreSQL (`COUP_TEST_POSTGRES`), where another process wrote to the table
+just before, unheard: the move's write conflicts, the table catches up, the move runs again.
 
 The trace is the order in which functions of `coup/server` are entered (a coroutine resumed
 after an await is not entered again; other packages are not rooms: a call into the engine,
@@ -14,7 +17,9 @@ file; a *return* is a stay in a file already left. `--all` prints every entry.
 from __future__ import annotations
 
 import asyncio
+import dis
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -23,24 +28,32 @@ from typing import Any
 
 import httpx
 
+from coup.bus.memory import MemoryBus
 from coup.server.app import create_app
+from coup.server.hub import Hub
+from coup.server.service import TableService
+from coup.store import open_store
 
 INLINE = {"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"}
 SERVER = str(Path(__file__).resolve().parents[2] / "coup" / "server") + "/"
 
 
+def _entered(frame: FrameType) -> bool:
+    """The frame starts its function (a `RESUME 0`), rather than going on after an await."""
+    code, at = frame.f_code.co_code, frame.f_lasti
+    return at < 0 or (dis.opname[code[at]] == "RESUME" and code[at + 1] == 0)
+
+
 class Trace:
     def __init__(self) -> None:
         self.entries: list[tuple[str, str]] = []  # (file, function)
-        self._seen: dict[int, FrameType] = {}  # frames entered (kept alive: ids stay unique)
         self._entered: set[tuple[str, str]] = set()
 
     def __call__(self, frame: FrameType, event: str, arg: Any) -> None:
         if event != "call" or not frame.f_code.co_filename.startswith(SERVER):
             return
-        if id(frame) in self._seen:
-            return  # a coroutine resumed
-        self._seen[id(frame)] = frame
+        if not _entered(frame):
+            return  # a coroutine resumed (also one begun before the trace)
         if frame.f_code.co_name in INLINE:
             return  # part of the function it is written in (Python 3.12 inlines them)
         entry = (frame.f_code.co_filename[len(SERVER) :], frame.f_code.co_qualname)
@@ -104,9 +117,25 @@ class Socket:
         return self.last
 
 
-async def trace_one_move() -> Trace:
-    folder = tempfile.mkdtemp(prefix="coup-move-path-")
-    app = create_app(f"sqlite:///{folder}/coup.db", "memory://", http_rate=0)
+async def lose_a_race(db: str, table_id: str) -> None:
+    """Another process (its own bus: this one does not hear of it) writes to the table
+    first: the move's write then conflicts, the table catches up and the move runs again."""
+    store = await open_store(db)
+    other = TableService(store, MemoryBus(), Hub())
+    await other.start()
+    table = await other.get(table_id)
+    assert table is not None and table.seats[0] is not None
+    await other.chat(table, table.seats[0].member, "first")
+    await other.stop()
+    await store.close()
+
+
+async def trace_one_move(race: bool) -> Trace:
+    if race:
+        db = os.environ.get("COUP_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+    else:
+        db = f"sqlite:///{tempfile.mkdtemp(prefix='coup-move-path-')}/coup.db"
+    app = create_app(db, "memory://", http_rate=0)
     async with app.router.lifespan_context(app):
 
         async def elsewhere(table_id: str, message: str) -> None:
@@ -116,7 +145,9 @@ async def trace_one_move() -> Trace:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
             settings = {"seats": 3, "reaction_timer": 0, "turn_timer": 0}
-            made = (await http.post("/api/tables", json={"name": "Host", "settings": settings})).json()
+            made = (
+                await http.post("/api/tables", json={"name": "Host", "settings": settings})
+            ).json()
             table, tokens = made["table"], [made["token"]]
             for name in ("Sara", "Dara"):
                 joined = await http.post(f"/api/tables/{table}/seats", json={"name": name})
@@ -130,6 +161,8 @@ async def trace_one_move() -> Trace:
         version = views[0]["version"]
         mover = sockets[seat]
         await asyncio.sleep(0.1)  # the connections settle (presence, spectators)
+        if race:
+            await lose_a_race(db, table)
 
         trace = Trace()
         done = asyncio.Event()
@@ -161,7 +194,7 @@ async def trace_one_move() -> Trace:
 
 
 def main() -> None:
-    trace = asyncio.run(trace_one_move())
+    trace = asyncio.run(trace_one_move("--race" in sys.argv))
     stays = trace.stays()
     before: set[str] = set()
     returns: dict[str, int] = {}
