@@ -17,7 +17,7 @@ import logging
 from typing import Any
 
 import coup
-from coup.server import bus_message, games, views
+from coup.server import bus_message, games, timers, views
 from coup.server.hub import Hub
 from coup.server.protocol import now_ms
 from coup.server.spectators import Spectators
@@ -92,7 +92,7 @@ class CatchUp:
             for sitter in seats:
                 if sitter is not None and sitter.kind == "human":
                     table.away_since[sitter.member] = now
-            table.deadlines = bus_message.deadlines(table, data.deadlines)
+            table.deadlines = timers.deadlines_of(table, data.deadlines)
             table.deadlines = self.timing.plan(table, fresh=False)
         return table
 
@@ -152,7 +152,7 @@ class CatchUp:
             fresh.chat,
             {},
         )
-        table.deadlines = bus_message.deadlines(table, data.deadlines)
+        table.deadlines = timers.deadlines_of(table, data.deadlines)
 
     def _apply_lobby(self, table: Table, changes: db.Changes) -> None:
         row = changes.row
@@ -162,7 +162,7 @@ class CatchUp:
         table.seats = seats_of(changes.seats, int(table.settings["seats"]))
         table.status, table.version = str(row["status"]), int(row["version"])
         table.last_winner = row["last_winner"]
-        table.deadlines = bus_message.deadlines(table, changes.deadlines)
+        table.deadlines = timers.deadlines_of(table, changes.deadlines)
 
     async def sync_presence(self, table: Table, changes: db.Changes | None) -> None:
         """The seats' connections as the live processes' presence rows say."""

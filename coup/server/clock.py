@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 import random
+from abc import ABC, abstractmethod
 from typing import Any, Protocol
 
 from coup.server import games
@@ -64,10 +65,13 @@ class Clock(Protocol):
 
     async def stop(self) -> None: ...
     def arm(self, table: Table) -> None:
-        """The table's deadlines changed (after every change)."""
+        """The table's deadlines changed (after a change that planned them, or the table
+        was loaded)."""
 
 
-class _Clock:
+class _Clock(ABC):
+    """What both clocks share: the dealer they play through, the deadline's move."""
+
     def __init__(self, store: SqlStore, here: ThisProcess) -> None:
         self.store = store
         self.here = here
@@ -106,8 +110,8 @@ class _Clock:
                 table, seat, fallback, None, timeout=deadline.kind != "bot", expect=run
             )
 
-    def arm(self, table: Table) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def arm(self, table: Table) -> None: ...
 
 
 class TableClocks(_Clock):
@@ -120,9 +124,9 @@ class TableClocks(_Clock):
     async def start(self, tables: Loader, mover: Mover) -> None:
         self._tables, self._mover = tables, mover
         for table_id in await self.store.open_tables():
-            table = await tables.get(table_id)
-            if table is not None:
-                self.arm(table)
+            table = await tables.get(table_id)  # loading a table arms its clock
+            if table is not None and table.clock is None:
+                self.arm(table)  # one loaded before the clock ran
 
     async def stop(self) -> None:
         ticking = list(self._ticking)

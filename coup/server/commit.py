@@ -8,10 +8,10 @@ table first (the store raised `Conflict`: the step re-checks everything), then
 
     clock -> views -> bus
 
-the table's clock is re-armed (when the change planned new deadlines), this process's connections of the table are sent their
-views, and the other processes are told on the bus (with the moves, so that they need
-not read the store). With one process on the memory bus nobody else could hear: the bus
-is skipped.
+the table's clock is re-armed (when the change planned new deadlines), this process's
+connections of the table are sent their views, and the other processes are told on the
+bus (with the moves, so that they need not read the store). With one process on the
+memory bus nobody else could hear: the bus is skipped.
 """
 
 from __future__ import annotations
@@ -80,10 +80,9 @@ class Commit:
         table.touched = time.monotonic()
         if self.here.closing:
             return
-        if self.bus.alone():  # one process on the memory bus: only ourselves to tell
-            self.show(table)
-            return
         self.show(table)
+        if self.bus.alone():  # one process on the memory bus: nobody else to tell
+            return
         message = self.catchup.message(table, presence)
         # Shielded: a clock task cancelled right after its move must still tell.
         await asyncio.shield(self.bus.publish(table.id, message))

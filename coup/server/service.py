@@ -1,11 +1,12 @@
 """The table service: the one door to the tables, whether this is the only server process
 or one of many. The websocket (`table_socket.py`, through `handlers.py`) and the HTTP
-routes (`app.py`, `review.py`) call its methods, one per message or route; the parts it
-owns get the table, a way to commit a change (`commit.py`) or the bus, never the service.
+routes (`app.py`, `review.py`) call its methods, one per message or route. The parts it
+owns get what they need (the store, a way to commit a change: `commit.py`, the bus, this
+process: `this_process.py`) and never the service.
 
 A move's path, in one line:
 
-    socket -> TableService.play -> Dealer.play (the engine on a clone -> store -> swap in) -> Commit (clock -> views -> bus)
+    socket -> handlers -> TableService.play -> Dealer.play -> Commit: [lock: the engine on a clone -> store -> swap in] -> clock -> views -> bus
 
 Every other change takes the same path through its own part: the lobby (`lobby.py`: seats,
 bots, settings, who plays a seat during a game), chat (`chat.py`), presence

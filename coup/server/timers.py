@@ -2,8 +2,9 @@
 
 `plan()` recomputes the deadlines of a table after any change (`Timing.plan`: with the
 server's away clock and bots' delay); `default_move()` picks the move the table plays for
-a seat whose time ran out (docs/protocol.md, *Timers*). Nothing here sleeps: the clock
-(`clock.py`) runs on these numbers.
+a seat whose time ran out (docs/protocol.md, *Timers*); `rows()` and `deadlines_of()`
+write the deadlines as the store and the bus carry them and read them back. Nothing here
+sleeps: the clock (`clock.py`) runs on these numbers.
 """
 
 from __future__ import annotations
@@ -121,6 +122,8 @@ class Timing:
 
 
 def rows(table: Table) -> list[dict[str, Any]]:
+    """The table's deadlines as rows (stored, and sent on the bus): `deadlines_of` reads
+    them back."""
     run = table.run
     game, seq = (run.number, run.seq) if run is not None else (0, 0)
     return [
@@ -134,3 +137,19 @@ def rows(table: Table) -> list[dict[str, Any]]:
         }
         for s, d in table.deadlines.items()
     ]
+
+
+def deadlines_of(table: Table, rows: list[dict[str, Any]]) -> dict[int, Deadline]:
+    """The table's deadlines from their rows (stored, or sent on the bus): those of its
+    current position."""
+    run = table.run
+    out: dict[int, Deadline] = {}
+    if run is None:
+        return out
+    for d in rows:
+        if d["game"] == run.number and d["seq"] == run.seq:
+            since = int(d["due_at"]) - 1000 * int(d["seconds"])
+            out[int(d["seat"])] = Deadline(
+                str(d["kind"]), int(d["due_at"]), int(d["seconds"]), since
+            )
+    return out

@@ -8,10 +8,14 @@ the moment its frame is read to the moment every socket was sent the view that s
 `--race`: on PostgreSQL (`COUP_TEST_POSTGRES`), where another process wrote to the table
 just before, unheard: the move's write conflicts, the table catches up, the move runs again.
 
-The trace is the order in which functions of `coup/server` are entered (a coroutine resumed
-after an await is not entered again; other packages are not rooms: a call into the engine,
-the store or the bus counts for the caller's file). A *stay* is a run of entries in one
-file; a *return* is a stay in a file already left. `--all` prints every entry.
+The trace is the order in which functions of `coup/server` are first entered (each once: a
+loop over the seats is not a longer path; a coroutine resumed after an await is not entered
+again; other packages are not rooms: a call into the engine, the store or the bus counts
+for the caller's file). A *stay* is a run of entries in one
+file; a *return* is a stay in a file already left. It is counted twice: over every file,
+and taking `table.py` (the table, handed along the whole path) and `protocol.py` (`now_ms`,
+`dumps`) as carried along rather than as places the move goes to. `--all` prints every
+function entered, not only the first of each stay.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import Any
 
 import httpx
 
+import coup.server
 from coup.bus.memory import MemoryBus
 from coup.server.app import create_app
 from coup.server.hub import Hub
@@ -35,7 +40,7 @@ from coup.server.service import TableService
 from coup.store import open_store
 
 INLINE = {"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"}
-SERVER = str(Path(__file__).resolve().parents[2] / "coup" / "server") + "/"
+SERVER = str(Path(coup.server.__file__).parent) + "/"  # the tree imported (PYTHONPATH)
 
 
 def _entered(frame: FrameType) -> bool:
@@ -193,20 +198,32 @@ async def trace_one_move(race: bool) -> Trace:
     return trace
 
 
-def main() -> None:
-    trace = asyncio.run(trace_one_move("--race" in sys.argv))
-    stays = trace.stays()
-    before: set[str] = set()
+CARRIED = ("table.py", "protocol.py")  # the table handed along, the wire's words
+
+
+def summary(stays: list[tuple[str, list[str]]], leave_out: tuple[str, ...] = ()) -> str:
+    files: list[str] = []
+    for file, _ in stays:
+        if file not in leave_out and (not files or files[-1] != file):
+            files.append(file)
     returns: dict[str, int] = {}
-    for k, (file, functions) in enumerate(stays):
-        again = file in before
-        if again:
+    for k, file in enumerate(files):
+        if file in files[:k]:
             returns[file] = returns.get(file, 0) + 1
+    ranked = dict(sorted(returns.items(), key=lambda kv: -kv[1]))
+    return (f"{len(files)} stays in {len(set(files))} files; {sum(returns.values())} returns "
+            f"to a file already left: {ranked}")  # fmt: skip
+
+
+def main() -> None:
+    stays = asyncio.run(trace_one_move("--race" in sys.argv)).stays()
+    before: set[str] = set()
+    for k, (file, functions) in enumerate(stays):
         shown = ", ".join(functions) if "--all" in sys.argv else functions[0]
-        print(f"{k + 1:3}  {file:<18} {shown}{'  (again)' if again else ''}")
+        print(f"{k + 1:3}  {file:<18} {shown}{'  (again)' if file in before else ''}")
         before.add(file)
-    print(f"\n{len(stays)} stays in {len(before)} files; {sum(returns.values())} returns to a "
-          f"file already left: {dict(sorted(returns.items(), key=lambda kv: -kv[1]))}")  # fmt: skip
+    print(f"\nevery file of coup/server: {summary(stays)}")
+    print(f"{' and '.join(CARRIED)} taken as carried along: {summary(stays, CARRIED)}")
 
 
 if __name__ == "__main__":
