@@ -10,26 +10,17 @@ the database; any other process, or any other change, reads the database instead
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import coup
 from coup.server import games, timers
 from coup.server.protocol import dumps
-from coup.server.table import GameRun, Table
-
-
-@dataclass(frozen=True)
-class Mark:
-    """Where a table's copy stood: version, game number, moves, timeouts."""
-
-    version: int
-    game: int
-    seq: int
-    timeouts: int
+from coup.server.table import GameRun, Mark, Table
 
 
 def mark(table: Table) -> Mark:
+    """Where the table's copy stands now (kept as `table.told` once the others know it)."""
     run = table.run
     if run is None:
         return Mark(table.version, 0, 0, 0)

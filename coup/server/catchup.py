@@ -1,7 +1,7 @@
 """A table in memory brought up to the store: built from its rows, caught up with what
-other processes committed, and the bus messages this process sends and hears.
+other processes committed, from the store or from the bus messages this process hears.
 
-After every change `Commit` publishes `CatchUp.message(...)`: when the change was
+After every change `Commit` publishes `bus_message.encode(...)`: when the change was
 only moves, the message carries them, and a process whose copy is exactly one change
 behind plays them on its copy without reading the store; any other message (or a gap)
 makes it read what changed (`processes.changes`). A process ignores its own messages,
@@ -58,15 +58,11 @@ class CatchUp:
         self.spectators = spectators
         self._heard: dict[str, list[tuple[str, int | None, dict[str, Any] | None]]] = {}
         self._catching_up: dict[str, asyncio.Task[None]] = {}
-        self._marks: dict[str, bus_message.Mark] = {}  # where each table stood when last told
 
     async def stop(self) -> None:
         for task in list(self._catching_up.values()):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-
-    def forget(self, table_id: str) -> None:
-        self._marks.pop(table_id, None)
 
     # ---- from the store ----------------------------------------------------------------
     def build(self, data: TableData) -> Table:
@@ -136,7 +132,7 @@ class CatchUp:
         await self.sync_presence(table, changes)
         if changes is not None:
             table.watching.stored(changes.watching, mark, self.here.id)
-        self._marks[table.id] = bus_message.mark(table)
+        table.told = bus_message.mark(table)
 
     async def _rebuild_into(self, table: Table) -> None:
         self.stats["rebuilds"] += 1
@@ -179,21 +175,6 @@ class CatchUp:
         table.connected = dict(connected)
 
     # ---- the bus -----------------------------------------------------------------------
-    def message(self, table: Table, presence: str | None) -> str:
-        """The bus message telling of the change just committed to `table`."""
-        before = self._marks.get(table.id)
-        message = bus_message.encode(
-            self.here.id, table, before, presence, *self.spectators.counted(table)
-        )
-        plain = message.count(" ") == 1  # no moves sent along: the others read the store
-        self.stats["sent_plain" if plain else "sent_moves"] += 1
-        now = bus_message.mark(table)
-        if self.here.log_stats and plain and before and len(self.stats) < 40:
-            key = f"plain dv={now.version - before.version} dseq={now.seq - before.seq} dg={now.game - before.game}"
-            self.stats[key] = self.stats.get(key, 0) + 1
-        self._marks[table.id] = now
-        return message
-
     async def hear(self, table_id: str, message: str) -> None:
         """A bus message: another process changed `table_id`."""
         if message.startswith(self.here.id + " ") or table_id not in self.held:
@@ -234,7 +215,7 @@ class CatchUp:
                                 self.stats["missed"] += 1
                         if read:
                             await self.refresh_locked(table)
-                        self._marks[table.id] = bus_message.mark(table)
+                        table.told = bus_message.mark(table)
                 except Exception:
                     log.exception("table %s: catching up failed", table_id)
                 views.show(table, self.hub.of(table.id), self.spectators.of(table))

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from coup.bus import Bus
-from coup.server import views
+from coup.server import bus_message, views
 from coup.server.catchup import CatchUp
 from coup.server.clock import Clock
 from coup.server.hub import Hub
@@ -83,9 +83,24 @@ class Commit:
         self.show(table)
         if self.bus.alone():  # one process on the memory bus: nobody else to tell
             return
-        message = self.catchup.message(table, presence)
+        message = self.message(table, presence)
         # Shielded: a clock task cancelled right after its move must still tell.
         await asyncio.shield(self.bus.publish(table.id, message))
 
     def show(self, table: Table) -> None:
         views.show(table, self.hub.of(table.id), self.spectators.of(table))
+
+    def message(self, table: Table, presence: str | None) -> str:
+        """The bus message telling of the change just committed to `table`: with the
+        moves when the others last heard of the version before (`table.told`)."""
+        before = table.told
+        watchers, wseq = self.spectators.counted(table)
+        message = bus_message.encode(self.here.id, table, before, presence, watchers, wseq)
+        stats = self.here.stats
+        plain = message.count(" ") == 1  # no moves sent along: the others read the store
+        stats["sent_plain" if plain else "sent_moves"] += 1
+        now = table.told = bus_message.mark(table)
+        if self.here.log_stats and plain and before and len(stats) < 40:
+            key = f"plain dv={now.version - before.version} dseq={now.seq - before.seq} dg={now.game - before.game}"
+            stats[key] = stats.get(key, 0) + 1
+        return message

@@ -94,6 +94,16 @@ class Deadline:
     since: int  # ms: when this seat was first needed in this decision
 
 
+@dataclass(frozen=True)
+class Mark:
+    """Where a table's copy stood: version, game number, moves, timeouts (`bus_message.py`)."""
+
+    version: int
+    game: int
+    seq: int
+    timeouts: int
+
+
 @dataclass
 class GameRun:
     """The game under way (or the last one) at a table."""
@@ -173,6 +183,7 @@ class Table:
     touched: float = 0.0  # time.monotonic() of the last use, for evicting idle tables
     chat_limits: dict[str, RateLimit] = field(default_factory=dict)  # member -> bucket
     seen: SeenHistory = field(default_factory=SeenHistory)  # each viewer's history, encoded
+    told: Mark | None = None  # where it stood when this process last told or heard the others
 
     # ---- lookups ------------------------------------------------------------------
     def seat_rows(self) -> list[dict[str, Any]]:

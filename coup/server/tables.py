@@ -80,5 +80,4 @@ class Tables:
         ]
         for table_id in gone:
             del self.held[table_id]
-            self.catchup.forget(table_id)
         return len(gone)
