@@ -25,6 +25,7 @@ from coup.server import heap, invite, wire
 from coup.server import settings as table_settings
 from coup.server.coach import Coach
 from coup.server.hub import Hub
+from coup.server.messages import SeatReply
 from coup.server.protocol import MAX_HTTP_BODY, Close, ProtocolError, RateLimit
 from coup.server.review import routes as review_routes
 from coup.server.service import TableService
@@ -57,7 +58,7 @@ def _fields(data: dict[str, Any], **kinds: type | tuple[type, ...]) -> None:
             raise ProtocolError("bad_message", f"field {key!r} has the wrong type")
 
 
-def _seat_reply(table: Table, seat: int, token: str) -> dict[str, Any]:
+def _seat_reply(table: Table, seat: int, token: str) -> SeatReply:
     url = f"/t/{table.id}"
     s = table.seats[seat]
     return {
@@ -115,6 +116,7 @@ def create_app(
         store = await open_store(db)
         the_bus = bus_module.connect(bus)
         await the_bus.start()
+        coaches["coach"] = Coach(store)
         svc = TableService(
             store,
             the_bus,
@@ -122,12 +124,11 @@ def create_app(
             bot_delay=bot_delay,
             away_seconds=away_seconds,
             spectator_cap=spectators,
+            coach_woken=coaches["coach"].wake,
         )
         holder["service"] = svc
         app.state.service = svc
         await svc.start()
-        coaches["coach"] = Coach(store)
-        svc.coach_woken = coaches["coach"].wake
         await coaches["coach"].start()
         freezer = None
         if short_collections:  # `coup serve`: one server per process (coup/server/heap.py)
@@ -265,7 +266,7 @@ def create_app(
         Route("/api/tables/{table}/games/{game}/record", get_record),
         Route("/api/tables/{table}/qr.svg", table_qr),
         *review_routes(service, coach, body, find),
-        WebSocketRoute("/ws/{table}", table_socket(service, hub)),
+        WebSocketRoute("/ws/{table}", table_socket(service)),
         Mount("/static", StaticFiles(directory=web, check_dir=False), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(wire.KeepSend)])

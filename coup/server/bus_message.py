@@ -10,26 +10,17 @@ the database; any other process, or any other change, reads the database instead
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import coup
 from coup.server import games, timers
 from coup.server.protocol import dumps
-from coup.server.table import Deadline, GameRun, Table
-
-
-@dataclass(frozen=True)
-class Mark:
-    """Where a table's copy stood: version, game number, moves, timeouts."""
-
-    version: int
-    game: int
-    seq: int
-    timeouts: int
+from coup.server.table import GameRun, Mark, Table
 
 
 def mark(table: Table) -> Mark:
+    """Where the table's copy stands now (kept as `table.told` once the others know it)."""
     run = table.run
     if run is None:
         return Mark(table.version, 0, 0, 0)
@@ -116,7 +107,7 @@ def apply(
                 table.away_since[member] = now
             table.connected[str(member)] = int(count)
         table.version = version
-        table.deadlines = deadlines(table, payload["deadlines"])
+        table.deadlines = timers.deadlines_of(table, payload["deadlines"])
         return True
     if (
         run is None
@@ -133,7 +124,7 @@ def apply(
     table.status = str(payload["status"])
     table.last_winner = payload["last_winner"]
     table.version = version
-    table.deadlines = deadlines(table, payload["deadlines"])
+    table.deadlines = timers.deadlines_of(table, payload["deadlines"])
     return True
 
 
@@ -165,18 +156,3 @@ def advance_events(run: GameRun, events: list[dict[str, Any]], version: int) -> 
     moves = [games.event_move(e) for e in events]
     timeouts = games.event_timeouts(events)
     return advance(run, moves, timeouts, version)
-
-
-def deadlines(table: Table, rows: list[dict[str, Any]]) -> dict[int, Deadline]:
-    """Deadline rows (stored or sent) of the table's current position."""
-    run = table.run
-    out: dict[int, Deadline] = {}
-    if run is None:
-        return out
-    for d in rows:
-        if d["game"] == run.number and d["seq"] == run.seq:
-            since = int(d["due_at"]) - 1000 * int(d["seconds"])
-            out[int(d["seat"])] = Deadline(
-                str(d["kind"]), int(d["due_at"]), int(d["seconds"]), since
-            )
-    return out

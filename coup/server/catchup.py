@@ -1,7 +1,7 @@
 """A table in memory brought up to the store: built from its rows, caught up with what
-other processes committed, and the bus messages this process sends and hears.
+other processes committed, from the store or from the bus messages this process hears.
 
-After every change the service publishes `bus_message.encode(...)`: when the change was
+After every change `Commit` publishes `bus_message.encode(...)`: when the change was
 only moves, the message carries them, and a process whose copy is exactly one change
 behind plays them on its copy without reading the store; any other message (or a gap)
 makes it read what changed (`processes.changes`). A process ignores its own messages,
@@ -14,49 +14,20 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
+from typing import Any
 
 import coup
-from coup.server import bus_message, games
-from coup.server.protocol import ProtocolError, now_ms
+from coup.server import bus_message, games, timers, views
+from coup.server.hub import Hub
+from coup.server.protocol import now_ms
+from coup.server.spectators import Spectators
 from coup.server.table import GameRun, Seat, Table, chat_line
-from coup.store import Conflict, TableData
+from coup.server.this_process import ThisProcess
+from coup.server.timers import Timing
+from coup.store import SqlStore, TableData
 from coup.store import processes as db
 
-if TYPE_CHECKING:
-    from coup.server.service import TableService
-
 log = logging.getLogger("coup.server")
-T = TypeVar("T")
-P = ParamSpec("P")
-ATTEMPTS = 20  # a write that keeps losing races this often gives up with `internal`
-
-
-class Writer(Protocol):
-    stats: dict[str, int]
-    catchup: CatchUp
-
-
-W = TypeVar("W", bound=Writer)
-
-
-def retried(
-    change: Callable[Concatenate[W, Table, P], Awaitable[T]],
-) -> Callable[Concatenate[W, Table, P], Awaitable[T]]:
-    """A change to a table, run again after catching up when another process wrote the
-    table first (the store raised `Conflict`); the change re-checks everything."""
-
-    async def run(writer: W, table: Table, /, *args: P.args, **kw: P.kwargs) -> T:
-        for _ in range(ATTEMPTS):
-            try:
-                return await change(writer, table, *args, **kw)
-            except Conflict:
-                writer.stats["conflicts"] += 1
-                await writer.catchup.refresh(table)
-        raise ProtocolError("internal", "the table is too busy right now; try again")
-
-    return run
 
 
 def seats_of(rows: list[dict[str, Any]], cap: int) -> list[Seat | None]:
@@ -69,21 +40,29 @@ def seats_of(rows: list[dict[str, Any]], cap: int) -> list[Seat | None]:
 
 
 class CatchUp:
-    def __init__(self, service: TableService) -> None:
-        self.service = service
-        self.store = service.store
-        self.stats = service.stats
+    def __init__(
+        self,
+        store: SqlStore,
+        here: ThisProcess,
+        timing: Timing,
+        held: dict[str, Table],
+        hub: Hub,
+        spectators: Spectators,
+    ) -> None:
+        self.store = store
+        self.here = here
+        self.stats = here.stats
+        self.timing = timing
+        self.held = held  # the tables in memory (`tables.py`), by id
+        self.hub = hub
+        self.spectators = spectators
         self._heard: dict[str, list[tuple[str, int | None, dict[str, Any] | None]]] = {}
         self._catching_up: dict[str, asyncio.Task[None]] = {}
-        self._marks: dict[str, bus_message.Mark] = {}  # where each table stood when last told
 
     async def stop(self) -> None:
         for task in list(self._catching_up.values()):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-
-    def forget(self, table_id: str) -> None:
-        self._marks.pop(table_id, None)
 
     # ---- from the store ----------------------------------------------------------------
     def build(self, data: TableData) -> Table:
@@ -109,8 +88,8 @@ class CatchUp:
             for sitter in seats:
                 if sitter is not None and sitter.kind == "human":
                     table.away_since[sitter.member] = now
-            table.deadlines = bus_message.deadlines(table, data.deadlines)
-            table.deadlines = self.service.plan(table, fresh=False)
+            table.deadlines = timers.deadlines_of(table, data.deadlines)
+            table.deadlines = self.timing.plan(table, fresh=False)
         return table
 
     async def refresh(self, table: Table, *, extras: bool = False) -> None:
@@ -152,8 +131,8 @@ class CatchUp:
             table.chat.extend(chat_line(c) for c in changes.chat)
         await self.sync_presence(table, changes)
         if changes is not None:
-            table.watching.stored(changes.watching, mark, self.service.process)
-        self._marks[table.id] = bus_message.mark(table)
+            table.watching.stored(changes.watching, mark, self.here.id)
+        table.told = bus_message.mark(table)
 
     async def _rebuild_into(self, table: Table) -> None:
         self.stats["rebuilds"] += 1
@@ -169,7 +148,7 @@ class CatchUp:
             fresh.chat,
             {},
         )
-        table.deadlines = bus_message.deadlines(table, data.deadlines)
+        table.deadlines = timers.deadlines_of(table, data.deadlines)
 
     def _apply_lobby(self, table: Table, changes: db.Changes) -> None:
         row = changes.row
@@ -179,7 +158,7 @@ class CatchUp:
         table.seats = seats_of(changes.seats, int(table.settings["seats"]))
         table.status, table.version = str(row["status"]), int(row["version"])
         table.last_winner = row["last_winner"]
-        table.deadlines = bus_message.deadlines(table, changes.deadlines)
+        table.deadlines = timers.deadlines_of(table, changes.deadlines)
 
     async def sync_presence(self, table: Table, changes: db.Changes | None) -> None:
         """The seats' connections as the live processes' presence rows say."""
@@ -196,32 +175,15 @@ class CatchUp:
         table.connected = dict(connected)
 
     # ---- the bus -----------------------------------------------------------------------
-    def message(self, table: Table, presence: str | None) -> str:
-        """The bus message telling of the change just committed to `table`."""
-        service = self.service
-        before = self._marks.get(table.id)
-        message = bus_message.encode(
-            service.process, table, before, presence, *service.counted_spectators(table)
-        )
-        plain = message.count(" ") == 1  # no moves sent along: the others read the store
-        self.stats["sent_plain" if plain else "sent_moves"] += 1
-        now = bus_message.mark(table)
-        if service.log_stats and plain and before and len(self.stats) < 40:
-            key = f"plain dv={now.version - before.version} dseq={now.seq - before.seq} dg={now.game - before.game}"
-            self.stats[key] = self.stats.get(key, 0) + 1
-        self._marks[table.id] = now
-        return message
-
     async def hear(self, table_id: str, message: str) -> None:
         """A bus message: another process changed `table_id`."""
-        service = self.service
-        if message.startswith(service.process + " ") or table_id not in service.tables:
+        if message.startswith(self.here.id + " ") or table_id not in self.held:
             return  # our own message, or a table we do not hold
-        if not service.hub.of(table_id):
+        if not self.hub.of(table_id):
             return  # nobody here to tell: `get()` catches up when the table is next used
         origin, version, payload = bus_message.decode(message)
         if version is None and payload is not None and set(payload) <= {"watchers", "wseq"}:
-            table = service.tables[table_id]  # spectators came or went: the next view says
+            table = self.held[table_id]  # spectators came or went: the next view says
             table.watching.hear(origin, int(payload.get("watchers", 0)), _seq(payload))
             return
         self._heard.setdefault(table_id, []).append((origin, version, payload))
@@ -234,7 +196,7 @@ class CatchUp:
         try:
             while self._heard.get(table_id):
                 pending = self._heard.pop(table_id)
-                table = self.service.tables.get(table_id)
+                table = self.held.get(table_id)
                 if table is None:
                     return
                 try:
@@ -253,23 +215,22 @@ class CatchUp:
                                 self.stats["missed"] += 1
                         if read:
                             await self.refresh_locked(table)
-                        self._marks[table.id] = bus_message.mark(table)
+                        table.told = bus_message.mark(table)
                 except Exception:
                     log.exception("table %s: catching up failed", table_id)
-                self.service.broadcast(table)
+                views.show(table, self.hub.of(table.id), self.spectators.of(table))
         finally:
             self._catching_up.pop(table_id, None)
 
     async def resync(self) -> None:
         """Catch up every table we hold sockets for whose version moved without us
         hearing of it (a lost bus message, a Redis reconnect)."""
-        service = self.service
-        ids = [t for t in list(service.hub.tables) if t in service.tables]
+        ids = [t for t in list(self.hub.tables) if t in self.held]
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             stored = await db.versions(self.store, chunk)
             for table_id in chunk:
-                table = service.tables.get(table_id)
+                table = self.held.get(table_id)
                 if table is not None and stored.get(table_id, table.version) > table.version:
                     await self.hear(table_id, "resync")
 

@@ -1,12 +1,12 @@
 """Chat at a table: the seated players' lines and, if the host allows it, spectators'
 lines marked as watching. A line is stored with the table's next version, then shown
-like any other change (`TableService.changed`)."""
+like any other change (`commit.py`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from coup.server.catchup import retried
+from coup.server.commit import Commit
 from coup.server.protocol import (
     CHAT_BURST,
     CHAT_RATE,
@@ -17,17 +17,13 @@ from coup.server.protocol import (
     now_ms,
 )
 from coup.server.table import WATCHING, Table, chat_line
-
-if TYPE_CHECKING:
-    from coup.server.service import TableService
+from coup.store import SqlStore
 
 
 class Chat:
-    def __init__(self, service: TableService) -> None:
-        self.service = service
-        self.store = service.store
-        self.stats = service.stats
-        self.catchup = service.catchup
+    def __init__(self, store: SqlStore, commit: Commit) -> None:
+        self.store = store
+        self.commit = commit
 
     async def player(self, table: Table, member: str | None, text: str) -> None:
         """A seated player's line (at most one a second, in bursts of `CHAT_BURST`)."""
@@ -37,21 +33,18 @@ class Chat:
         limit = table.chat_limits.setdefault(str(member), RateLimit(CHAT_BURST, CHAT_RATE))
         if not limit.allow():
             raise ProtocolError("rate_limited", "chat: at most one message a second, please")
-        await self._post(table, member, text)
+        await self.commit(table, lambda: self._post(table, member, text))
 
-    @retried
     async def _post(self, table: Table, member: str | None, text: str) -> None:
-        async with table.lock:
-            seat = table.seat_of(member)  # again: the host may have moved them meanwhile
-            sitter = None if seat is None else table.seats[seat]
-            if seat is None or sitter is None:
-                raise ProtocolError("not_seated", "only seated players may chat")
-            version = table.version + 1
-            message = {"seat": seat, "name": sitter.name, "text": text, "at": now_ms()}
-            chat_id = await self.store.add_chat(table.id, message, version=version)
-            table.chat.append({"id": chat_id, **message})
-            table.version = version
-        await self.service.changed(table)
+        seat = table.seat_of(member)  # again: the host may have moved them meanwhile
+        sitter = None if seat is None else table.seats[seat]
+        if seat is None or sitter is None:
+            raise ProtocolError("not_seated", "only seated players may chat")
+        version = table.version + 1
+        message = {"seat": seat, "name": sitter.name, "text": text, "at": now_ms()}
+        chat_id = await self.store.add_chat(table.id, message, version=version)
+        table.chat.append(chat_line({"id": chat_id, **message}))
+        table.version = version
 
     async def watcher(self, table: Table, name: Any, text: str, limit: RateLimit) -> None:
         """A spectator's chat line, marked as watching, if the host allows it."""
@@ -61,16 +54,13 @@ class Chat:
         text = clean_chat(text)
         if not limit.allow():
             raise ProtocolError("rate_limited", "chat: at most one message a second, please")
-        await self._post_watcher(table, name, text)
+        await self.commit(table, lambda: self._post_watcher(table, name, text))
 
-    @retried
     async def _post_watcher(self, table: Table, name: str, text: str) -> None:
-        async with table.lock:
-            if not table.settings.get("spectator_chat", True):
-                raise ProtocolError("chat_off", "the host turned spectator chat off")
-            version = table.version + 1
-            stored = {"seat": WATCHING, "name": name, "text": text, "at": now_ms()}
-            chat_id = await self.store.add_chat(table.id, stored, version=version)
-            table.chat.append(chat_line({"id": chat_id, **stored}))
-            table.version = version
-        await self.service.changed(table)
+        if not table.settings.get("spectator_chat", True):
+            raise ProtocolError("chat_off", "the host turned spectator chat off")
+        version = table.version + 1
+        stored = {"seat": WATCHING, "name": name, "text": text, "at": now_ms()}
+        chat_id = await self.store.add_chat(table.id, stored, version=version)
+        table.chat.append(chat_line({"id": chat_id, **stored}))
+        table.version = version

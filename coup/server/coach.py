@@ -34,6 +34,7 @@ from coup.server.games import stored_record
 from coup.server.protocol import now_ms
 from coup.store.reviews import (
     ask_review,
+    game_reviews,
     progress_review,
     requeue_running,
     take_review,
@@ -143,6 +144,10 @@ class Coach:
         if row["status"] == "queued":
             self.wake()
         return public(row)
+
+    async def seats(self, table_id: str, game: int) -> list[dict[str, Any]]:
+        """The game's analyses by seat, with their progress (queues nothing)."""
+        return await game_reviews(self.store, table_id, game)
 
     async def _work(self) -> None:
         while True:

@@ -1,82 +1,84 @@
 """The table's dealer: a game's start (or a rematch) and each of its moves, the one path
-for people, bots and timers (`clock.py`). Like every change it goes through the service's
-steps: check on a copy (the engine plays a move on a clone) -> store -> swap in -> clock
--> views -> bus; a write that lost the race to another process runs again (`retried`).
+for people, bots and timers (`clock.py`): the engine plays a move on a clone, the events
+are written to the store, the clone is swapped in; then `Commit` re-arms the clock, shows
+the views and tells the bus (and runs the step again when another process wrote first).
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import coup
 from coup.rules.records import record_moves
 from coup.server import games, timers
-from coup.server.catchup import retried
+from coup.server.catchup import CatchUp
 from coup.server.coach import SEED as COACH_SEED
+from coup.server.commit import Commit
 from coup.server.protocol import ProtocolError, now_ms
 from coup.server.settings import REACTION_PHASES
 from coup.server.table import GameRun, Table
+from coup.server.timers import Timing
+from coup.store import SqlStore
 from coup.store.reviews import queued_rows
-
-if TYPE_CHECKING:
-    from coup.server.service import TableService
 
 
 class Dealer:
-    def __init__(self, service: TableService) -> None:
-        self.service = service
-        self.store = service.store
-        self.stats = service.stats
-        self.catchup = service.catchup
+    def __init__(
+        self,
+        store: SqlStore,
+        commit: Commit,
+        catchup: CatchUp,
+        timing: Timing,
+        coach_woken: Callable[[], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.commit = commit
+        self.catchup = catchup
+        self.timing = timing
+        self.coach_woken = coach_woken  # the coach's queue has work (a game ended)
 
-    async def start_game(self, table: Table, member: str | None, *, rematch: bool) -> None:
-        self.service.host_only(table, member)
-        await self._start_game(table, rematch)
+    async def start_game(self, table: Table, *, rematch: bool) -> None:
+        await self.commit(table, lambda: self._start_game(table, rematch))
 
-    @retried
     async def _start_game(self, table: Table, rematch: bool) -> None:
-        async with table.lock:
-            if table.playing:
-                raise ProtocolError("game_running", "a game is running at this table", 409)
-            if rematch and table.status != "over":
-                raise ProtocolError("no_game_running", "there is no finished game to rematch")
-            draft = copy.copy(table)
-            draft.seats = list(table.seats)
-            taken = draft.close_up()
-            version = table.version + 1
-            draft.run = games.new_run(draft, taken, version)
-            draft.status = "playing"
-            draft.games = table.games + 1
-            draft.deadlines = {}
-            draft.deadlines = self.service.plan(draft, fresh=True)
-            run = draft.run
-            await self.store.start_game(
-                table.id,
-                version=version,
-                games=draft.games,
-                seats=draft.seat_rows(),
-                game={
-                    "game": run.number,
-                    "commitment": run.commitment,
-                    "status": "playing",
-                    "winner": None,
-                    "started_at": now_ms(),
-                    "ended_at": None,
-                },
-                header=run.header,
-                members=run.members,
-                events=[],
-                deadlines=timers.rows(draft),
-            )
-            table.seats, table.run, table.status = draft.seats, draft.run, "playing"
-            table.games, table.deadlines, table.version = draft.games, draft.deadlines, version
-            table.bots = {}
-        self.service.clock.arm(table)
-        await self.service.changed(table)
+        if table.playing:
+            raise ProtocolError("game_running", "a game is running at this table", 409)
+        if rematch and table.status != "over":
+            raise ProtocolError("no_game_running", "there is no finished game to rematch")
+        draft = copy.copy(table)
+        draft.seats = list(table.seats)
+        taken = draft.close_up()
+        version = table.version + 1
+        draft.run = games.new_run(draft, taken, version)
+        draft.status = "playing"
+        draft.games = table.games + 1
+        draft.deadlines = {}
+        draft.deadlines = self.timing.plan(draft, fresh=True)
+        run = draft.run
+        await self.store.start_game(
+            table.id,
+            version=version,
+            games=draft.games,
+            seats=draft.seat_rows(),
+            game={
+                "game": run.number,
+                "commitment": run.commitment,
+                "status": "playing",
+                "winner": None,
+                "started_at": now_ms(),
+                "ended_at": None,
+            },
+            header=run.header,
+            members=run.members,
+            events=[],
+            deadlines=timers.rows(draft),
+        )
+        table.seats, table.run, table.status = draft.seats, draft.run, "playing"
+        table.games, table.deadlines, table.version = draft.games, draft.deadlines, version
+        table.bots = {}
 
-    @retried
     async def play(
         self,
         table: Table,
@@ -88,80 +90,86 @@ class Dealer:
         expect: GameRun | None = None,
     ) -> None:
         """Play `move` for game seat `seat`: check, log durably, then show."""
-        async with table.lock:
-            if version is not None and version > table.version and self.store.shared:
-                await self.catchup.refresh_locked(table)  # this process may be behind
-            run = table.run
-            if run is None or not table.playing:
-                raise ProtocolError("no_game_running", "no game is running at this table")
-            if expect is not None and (run is not expect):
-                raise ProtocolError("stale", "the game changed before this move")
-            try:
-                coup.Move.parse(move)
-            except ValueError as exc:
-                raise ProtocolError("invalid_move", str(exc)) from None
-            if version is not None and version > table.version:
-                raise ProtocolError(
-                    "bad_version",
-                    f"no view of this table had version {version}; it is at {table.version}",
-                )
-            if version is not None and version < run.changed_version:
-                raise ProtocolError(
-                    "stale",
-                    f"the game changed at version {run.changed_version}; your view is "
-                    f"version {version}",
-                )
-            state = run.state.clone()
-            start = len(state.history)
-            try:
-                state.play(seat, move)
-            except coup.InvalidMoveError as exc:
-                raise ProtocolError("invalid_move", str(exc)) from None
-            except ValueError as exc:
-                raise ProtocolError("illegal_move", str(exc)) from None
-            new_moves = record_moves(state.history, start)
-            now = now_ms()
-            step = len(run.state.view(None)["history"]) if timeout else None
-            events = [
-                games.event_row(run, run.seq + i, m, now, timeout and i == 0, step)
-                for i, m in enumerate(new_moves)
-            ]
-            version = table.version + 1
-            timeouts = run.timeouts + (
-                [{"index": step, "seat": seat, "seq": run.seq}] if step is not None else []
+        await self.commit(table, lambda: self._play(table, seat, move, version, timeout, expect))
+
+    async def _play(
+        self,
+        table: Table,
+        seat: int,
+        move: str,
+        version: int | None,
+        timeout: bool,
+        expect: GameRun | None,
+    ) -> None:
+        if version is not None and version > table.version and self.store.shared:
+            await self.catchup.refresh_locked(table)  # this process may be behind
+        run = table.run
+        if run is None or not table.playing:
+            raise ProtocolError("no_game_running", "no game is running at this table")
+        if expect is not None and (run is not expect):
+            raise ProtocolError("stale", "the game changed before this move")
+        try:
+            parsed = coup.Move.parse(move)
+        except coup.InvalidMoveError as exc:
+            raise ProtocolError("invalid_move", str(exc)) from None
+        if version is not None and version > table.version:
+            raise ProtocolError(
+                "bad_version",
+                f"no view of this table had version {version}; it is at {table.version}",
             )
-            new_run = replace(
-                run, state=state, moves=run.moves + new_moves, timeouts=timeouts,
-                changed_version=version,
-            )  # fmt: skip
-            draft = copy.copy(table)
-            draft.run = new_run
-            finish = coach = None
-            last_winner = table.last_winner
-            if state.over:  # the coach's analyses of the people's seats queue with it
-                draft.status = "over"
-                last_winner = new_run.members[state.winner]
-                finish = {"status": "over", "winner": state.winner, "ended_at": now}
-                people = games.people(draft, new_run)
-                coach = queued_rows(table.id, new_run.number, people, COACH_SEED, now)
-            same_window = (
-                move.strip() == "pass"
-                and state.phase == run.state.phase
-                and state.phase in REACTION_PHASES
+        if version is not None and version < run.changed_version:
+            raise ProtocolError(
+                "stale",
+                f"the game changed at version {run.changed_version}; your view is "
+                f"version {version}",
             )
-            draft.deadlines = self.service.plan(draft, fresh=not same_window)
-            await self.store.append_events(
-                table.id,
-                events,
-                version=version,
-                deadlines=timers.rows(draft),
-                finish=finish,
-                last_winner=last_winner,
-                coach=coach,
-            )
-            table.run, table.status, table.deadlines = new_run, draft.status, draft.deadlines
-            table.version, table.last_winner = version, last_winner
-        if coach and self.service.coach_woken is not None:
-            self.service.coach_woken()
-        self.service.clock.arm(table)
-        await self.service.changed(table)
+        state = run.state.clone()
+        start = len(state.history)
+        try:
+            state.play(seat, parsed)
+        except coup.IllegalMoveError as exc:  # any other error is the server's: `internal`
+            raise ProtocolError("illegal_move", str(exc)) from None
+        new_moves = record_moves(state.history, start)
+        now = now_ms()
+        step = len(run.state.view(None)["history"]) if timeout else None
+        events = [
+            games.event_row(run, run.seq + i, m, now, timeout and i == 0, step)
+            for i, m in enumerate(new_moves)
+        ]
+        version = table.version + 1
+        timeouts = run.timeouts + (
+            [{"index": step, "seat": seat, "seq": run.seq}] if step is not None else []
+        )
+        new_run = replace(
+            run, state=state, moves=run.moves + new_moves, timeouts=timeouts,
+            changed_version=version,
+        )  # fmt: skip
+        draft = copy.copy(table)
+        draft.run = new_run
+        finish = coach = None
+        last_winner = table.last_winner
+        if state.over:  # the coach's analyses of the people's seats queue with it
+            draft.status = "over"
+            last_winner = None if state.winner is None else new_run.members[state.winner]
+            finish = {"status": "over", "winner": state.winner, "ended_at": now}
+            people = games.people(draft, new_run)
+            coach = queued_rows(table.id, new_run.number, people, COACH_SEED, now)
+        same_window = (
+            str(parsed) == "pass"
+            and state.phase == run.state.phase
+            and state.phase in REACTION_PHASES
+        )
+        draft.deadlines = self.timing.plan(draft, fresh=not same_window)
+        await self.store.append_events(
+            table.id,
+            events,
+            version=version,
+            deadlines=timers.rows(draft),
+            finish=finish,
+            last_winner=last_winner,
+            coach=coach,
+        )
+        table.run, table.status, table.deadlines = new_run, draft.status, draft.deadlines
+        table.version, table.last_winner = version, last_winner
+        if coach and self.coach_woken is not None:
+            self.coach_woken()

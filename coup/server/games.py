@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import coup
 from coup.bots.window import SeatWindow
+from coup.server.messages import HandoffEntry
 from coup.server.protocol import ProtocolError
 from coup.server.table import GameRun, Seat, Table
 
@@ -80,7 +81,7 @@ def event_timeouts(events: list[dict[str, Any]]) -> list[dict[str, int]]:
     ]
 
 
-def handoffs_of(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def handoffs_of(rows: list[dict[str, Any]]) -> list[HandoffEntry]:
     """Stored handoff rows (in order) as `GameRun.handoffs` holds them."""
     return [{"index": int(h["step"]), "seat": int(h["seat"]), "reason": h["reason"]} for h in rows]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -39,7 +40,7 @@ class Connection:
     def start(self) -> None:
         self._task = asyncio.create_task(self._pump())
 
-    async def finish(self, last: dict[str, Any], timeout: float = 5.0) -> None:
+    async def finish(self, last: Mapping[str, Any], timeout: float = 5.0) -> None:
         """Send what is queued, then `last`, then stop (before the server closes the
         socket: the replies to messages read before are not lost)."""
         self.send(last)
@@ -73,7 +74,7 @@ class Connection:
         self._view = text
         self._wake.set()
 
-    def send(self, payload: dict[str, Any]) -> None:
+    def send(self, payload: Mapping[str, Any]) -> None:
         text = dumps(payload)
         if self._direct(text, None):
             return

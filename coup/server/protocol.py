@@ -1,5 +1,5 @@
-"""The wire protocol (docs/protocol.md): client messages, their validation, error and
-close codes. Nothing here knows about tables or games."""
+"""The wire protocol (docs/protocol.md): client messages (their fields in `messages.py`)
+and their validation, error and close codes. Nothing here knows about tables or games."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ import json
 import time
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_origin, get_type_hints
 
 import orjson
+
+from coup.server.messages import CLIENT, ErrorMessage
 
 MAX_FRAME = 4096  # bytes; a larger frame is refused with `too_large`
 MAX_WS_FRAME = 64 * 1024  # bytes; a larger frame closes the socket (1009)
@@ -48,8 +50,8 @@ class ProtocolError(Exception):
         self.status = status
         self.msg_id: Any = None  # the id of the message refused, once known
 
-    def payload(self, msg_id: Any = None) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+    def payload(self, msg_id: Any = None) -> ErrorMessage:
+        out: ErrorMessage = {"type": "error", "code": self.code, "message": self.message}
         if msg_id is None:
             msg_id = self.msg_id
         if msg_id is not None:
@@ -74,27 +76,28 @@ def now_ms() -> int:
 _INT = "int"
 _STR = "str"
 _DICT = "dict"
-_OPT_STR = "str?"
+_OPT_STR = "str?"  # a string or null
 
-# type -> {field: kind}; fields ending in "?" kinds are optional / nullable.
+
+def _kind(field: str, hint: Any) -> str:
+    if hint is int:
+        return _INT
+    if hint is str:
+        return _STR
+    if hint == str | None:
+        return _OPT_STR
+    if get_origin(hint) is dict:
+        return _DICT
+    raise TypeError(f"no check for field {field!r} of type {hint!r}")  # pragma: no cover
+
+
+# type -> {field: kind} and the fields each type needs, read from `messages.CLIENT`.
 MESSAGES: dict[str, dict[str, str]] = {
-    "hello": {"token": _OPT_STR},
-    "move": {"move": _STR, "version": _INT},
-    "chat": {"text": _STR, "name": _OPT_STR},
-    "ping": {},
-    "leave": {},
-    "add_bot": {"seat": _INT, "level": _OPT_STR, "personality": _OPT_STR},
-    "remove": {"seat": _INT},
-    "move_seat": {"from": _INT, "to": _INT},
-    "settings": {"settings": _DICT},
-    "start": {},
-    "rematch": {},
-    "take_back": {},
-    "hand_to_bot": {"seat": _INT},
+    name: {field: _kind(field, hint) for field, hint in get_type_hints(fields).items()}
+    for name, fields in CLIENT.items()
 }
-REQUIRED: dict[str, set[str]] = {
-    name: {f for f, kind in fields.items() if not kind.endswith("?")}
-    for name, fields in MESSAGES.items()
+REQUIRED: dict[str, frozenset[str]] = {
+    name: frozenset(getattr(fields, "__required_keys__", ())) for name, fields in CLIENT.items()
 }
 
 

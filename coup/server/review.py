@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -18,12 +18,10 @@ from starlette.routing import Route
 from coup.review.frames import replay_frames
 from coup.rules import InvalidRecordError, verify
 from coup.server.protocol import ProtocolError
-from coup.store.reviews import game_reviews, scoreboard
+from coup.server.table import Table
 
 if TYPE_CHECKING:
     from coup.server.coach import Coach
-    from coup.server.service import TableService
-    from coup.server.table import Table
 
 #: The largest record `POST /api/replay` accepts, in bytes.
 MAX_RECORD = 256 * 1024
@@ -31,7 +29,14 @@ MAX_RECORD = 256 * 1024
 CACHED = 32
 
 Body = Callable[[Request, int], Awaitable[dict[str, Any]]]
-Find = Callable[[str], Awaitable["Table"]]
+Find = Callable[[str], Awaitable[Table]]
+
+
+class Games(Protocol):
+    """The table service, as these routes see it (`service.TableService`)."""
+
+    async def record(self, table: Table, number: int) -> dict[str, Any]: ...
+    async def scoreboard(self, table: Table) -> dict[str, Any]: ...
 
 
 def _error(exc: ProtocolError) -> JSONResponse:
@@ -39,7 +44,7 @@ def _error(exc: ProtocolError) -> JSONResponse:
 
 
 def routes(
-    service: Callable[[], TableService], coach: Callable[[], Coach], body: Body, find: Find
+    service: Callable[[], Games], coach: Callable[[], Coach], body: Body, find: Find
 ) -> list[Route]:
     cache: OrderedDict[tuple[str, int], bytes] = OrderedDict()
 
@@ -85,14 +90,14 @@ def routes(
             table, number, _ = await finished(request)
         except ProtocolError as exc:
             return _error(exc)
-        return JSONResponse({"seats": await game_reviews(service().store, table.id, number)})
+        return JSONResponse({"seats": await coach().seats(table.id, number)})
 
     async def table_scoreboard(request: Request) -> Response:
         try:
             table = await find(request.path_params["table"])
         except ProtocolError as exc:
             return _error(exc)
-        return JSONResponse({"scoreboard": await scoreboard(service().store, table.id)})
+        return JSONResponse({"scoreboard": await service().scoreboard(table)})
 
     async def replay_upload(request: Request) -> Response:
         try:

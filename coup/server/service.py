@@ -1,55 +1,53 @@
-"""The table service: every change to a table goes through here, once, whether this is
-the only server process or one of many.
+"""The table service: the one door to the tables, whether this is the only server process
+or one of many. The websocket (`table_socket.py`, through `handlers.py`) and the HTTP
+routes (`app.py`, `review.py`) call its methods, one per message or route. The parts it
+owns get what they need (the store, a way to commit a change: `commit.py`, the bus, this
+process: `this_process.py`) and never the service.
 
-A change takes the table's lock, is checked on a copy, written to the store, and only
-then swapped in, shown to this process's sockets and announced on the bus:
+A move's path, in one line:
 
-    service -> engine (a clone) -> store -> swap in -> clock -> views -> bus
+    socket -> handlers -> TableService.play -> Dealer.play -> Commit: [lock: the engine on a clone -> store -> swap in] -> clock -> views -> bus
 
-The store and the bus are the seams. Every write checks the table's version in its
-transaction; when another process wrote first the store says `Conflict`, the table
-catches up from the store (`catchup.py`) and the whole change is tried again against
-the new state (a racing move then comes back `stale`). With one process (SQLite, the
-memory bus) that never happens and the bus only tells this process, which ignores its
-own messages. Deadlines run on the clock (`clock.py`): one timer per table when this
-process is the store's only writer, claims from the store when it is shared. A game's
-start and its moves are the dealer's (`dealer.py`, `service.dealer`).
+Every other change takes the same path through its own part: the lobby (`lobby.py`: seats,
+bots, settings, who plays a seat during a game), chat (`chat.py`), presence
+(`presence.py`: a seat's connections). The store and the bus are the seams: every write
+checks the table's version in its transaction; when another process wrote first the
+store says `Conflict`, the table catches up from the store (`catchup.py`) and the change
+is tried again against the new state (a racing move then comes back `stale`). With one
+process (SQLite, the memory bus) that never happens and the bus only tells this process,
+which ignores its own messages. Deadlines run on the clock (`clock.py`): one timer per
+table when this process is the store's only writer, claims from the store when it is
+shared; the clock plays through the dealer, the path people's moves take.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
-import logging
-import os
-import secrets
-import time
 from collections.abc import Callable
-from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any
 
 from coup.bus import Bus
-from coup.server import games, timers
-from coup.server.catchup import CatchUp, retried
+from coup.server import games
+from coup.server.catchup import CatchUp
 from coup.server.chat import Chat
 from coup.server.clock import ClaimClock, Clock, TableClocks
+from coup.server.commit import Commit
 from coup.server.dealer import Dealer
-from coup.server.hub import Hub
+from coup.server.hub import Connection, Hub
+from coup.server.lobby import Lobby
 from coup.server.presence import Presence
-from coup.server.protocol import ProtocolError, RateLimit, clean_name, now_ms
-from coup.server.settings import DEFAULTS, merge
+from coup.server.protocol import ProtocolError, RateLimit, clean_name, dumps, now_ms
 from coup.server.spectators import CAP as SPECTATOR_CAP
 from coup.server.spectators import Spectators
-from coup.server.table import Deadline, Table, new_table_id
-from coup.server.views import view_message, view_texts
-from coup.server.wire import text_frame
+from coup.server.table import Table
+from coup.server.tables import Tables
+from coup.server.this_process import ThisProcess
+from coup.server.timers import Timing
+from coup.server.views import view_message
 from coup.store import SqlStore
 from coup.store import processes as db
-
-log = logging.getLogger("coup.server")
-T = TypeVar("T")
-IDLE_EVICT = 600.0  # seconds
+from coup.store.reviews import scoreboard
 
 
 class TableService:
@@ -62,52 +60,47 @@ class TableService:
         bot_delay: tuple[float, float] = (0.6, 1.5),
         away_seconds: float = 30.0,
         spectator_cap: int = SPECTATOR_CAP,
+        coach_woken: Callable[[], None] | None = None,
     ) -> None:
         self.store = store
         self.bus = bus
         self.hub = hub
-        self.bot_delay = bot_delay
-        self.away_seconds = away_seconds
         store.check_versions = True
-        self.process = secrets.token_hex(8)  # this process, in bus messages and presence rows
-        self.tables: dict[str, Table] = {}
-        self.closing = False
-        self._loading: dict[str, asyncio.Lock] = {}
+        self.here = ThisProcess()
+        timing = Timing(away_seconds, bot_delay)
+        held: dict[str, Table] = {}
+        self.spectators = Spectators(hub, bus, store, self.here, spectator_cap)
+        self.catchup = CatchUp(store, self.here, timing, held, hub, self.spectators)
+        self.clock: Clock = (ClaimClock if store.shared else TableClocks)(store, self.here)
+        self.tables = Tables(held, store, self.catchup, hub, loaded=self.clock.arm)
+        commit = Commit(self.catchup, self.clock, hub, self.spectators, bus, self.here)
+        self.dealer = Dealer(store, commit, self.catchup, timing, coach_woken)
+        self.lobby = Lobby(store, commit, timing)
+        self.talk = Chat(store, commit)
+        self.presence = Presence(store, commit, self.catchup, self.tables, self.here, timing)
         self._loops: list[asyncio.Task[None]] = []
-        self.log_stats = bool(os.environ.get("COUP_CLUSTER_STATS"))  # every 30 s, a warning
-        self.stats = dict.fromkeys(
-            ("conflicts", "claims", "refreshes", "rebuilds", "applied", "missed", "plain_in",
-             "sent_moves", "sent_plain"), 0
-        )  # fmt: skip
-        self.catchup = CatchUp(self)
-        self.coach_woken: Callable[[], None] | None = None  # the coach's queue has work
-        self.present = Presence(self)
-        self.talk = Chat(self)
-        self.dealer = Dealer(self)  # a game's start and its moves
-        self.watchers = Spectators(self, spectator_cap)
-        self.clock: Clock = ClaimClock(self) if store.shared else TableClocks(self)
 
     # ---- lifecycle ------------------------------------------------------------------
     async def start(self) -> None:
         now = now_ms()
         if not self.store.shared:  # rows of other processes are from an earlier run of ours
-            await db.forget_others(self.store, self.process)
-        await db.heartbeat(self.store, self.process, now)
+            await db.forget_others(self.store, self.here.id)
+        await db.heartbeat(self.store, self.here.id, now)
         self.bus.listen(self.catchup.hear)
         ignore_own = getattr(self.bus, "ignore_own", None)
         if ignore_own is not None:  # our own messages, heard back: dropped unread
-            ignore_own(self.process + " ")
+            ignore_own(self.here.id + " ")
         hook = getattr(self.bus, "on_reconnect", None)
         if hook is not None:
             hook(self.catchup.resync)
         self._loops = [
-            asyncio.create_task(self._sweep()),
-            asyncio.create_task(self.present.heartbeats()),
+            asyncio.create_task(self.tables.sweep()),
+            asyncio.create_task(self.presence.heartbeats()),
         ]
-        await self.clock.start()
+        await self.clock.start(self.tables, self.dealer)
 
     async def stop(self) -> None:
-        self.closing = True
+        self.here.closing = True
         for task in self._loops:
             task.cancel()
         for task in self._loops:
@@ -116,208 +109,121 @@ class TableService:
         await self.clock.stop()
         await self.catchup.stop()
         with contextlib.suppress(Exception):
-            for table_id in await db.leave(self.store, self.process):
-                await self.bus.publish(table_id, f"{self.process} left")
+            for table_id in await db.leave(self.store, self.here.id):
+                await self.bus.publish(table_id, f"{self.here.id} left")
 
-    async def _sweep(self, every: float = 60.0, idle: float = IDLE_EVICT) -> None:
-        """Drop from memory the tables nobody uses (no game running, no connection,
-        untouched for `idle` seconds); they load again from the store when opened."""
-        while True:
-            await asyncio.sleep(every)
-            self.evict(idle)
-
-    def evict(self, idle: float = IDLE_EVICT) -> int:
-        cutoff = time.monotonic() - idle
-        gone = [
-            t.id
-            for t in self.tables.values()
-            if not t.playing
-            and t.touched < cutoff
-            and not self.hub.of(t.id)
-            and not t.lock.locked()
-        ]
-        for table_id in gone:
-            del self.tables[table_id]
-            self.catchup.forget(table_id)
-        return len(gone)
-
+    # ---- tables (HTTP) ----------------------------------------------------------------
     async def get(self, table_id: str) -> Table | None:
-        """The table, from memory or loaded from the store. On a shared store it is first
-        caught up (one query when nothing changed): a request may come right after a write
-        on another process whose bus message is still on its way."""
-        table = self.tables.get(table_id)
-        loaded = table is not None
-        if table is None:
-            if len(table_id) > 64:
-                return None
-            lock = self._loading.setdefault(table_id, asyncio.Lock())
-            async with lock:
-                table = self.tables.get(table_id)
-                if table is None:
-                    data = await self.store.load_table(table_id)
-                    if data is None:
-                        return None
-                    table = self.catchup.build(data)
-                    self.tables[table_id] = table
-                    self.clock.arm(table)
-            self._loading.pop(table_id, None)
-        table.touched = time.monotonic()
-        if self.store.shared:
-            await self.catchup.refresh(table, extras=not loaded)
-        return table
+        """The table (`tables.py`), None if there is no such table."""
+        return await self.tables.get(table_id)
 
-    # ---- creating and joining -------------------------------------------------------
     async def create(self, name: Any, settings: Any) -> tuple[Table, int, str]:
-        name = clean_name(name)
-        merged = merge(DEFAULTS, settings if settings is not None else {})
-        table = Table(new_table_id(), merged, [None] * int(merged["seats"]))
-        table.touched = time.monotonic()
-        seat, token = table.sit(name, 0, host=True)
-        row = {
-            "id": table.id,
-            "created_at": now_ms(),
-            "status": table.status,
-            "version": table.version,
-            "games": 0,
-            "last_winner": None,
-        }
-        await self.store.create_table(row, table.settings, table.seat_rows())
-        self.tables[table.id] = table
+        """A new table with its host in seat 0: (table, seat, token)."""
+        table, seat, token = await self.lobby.create(clean_name(name), settings)
+        self.tables.add(table)
         return table, seat, token
 
     async def join(self, table: Table, name: Any, seat: Any) -> tuple[int, str]:
+        """A person takes a seat (`seat` None: the lowest free): (seat, token)."""
         name = clean_name(name)
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
             raise ProtocolError("bad_seat", "seat must be an integer")
-        return await self.lobby(table, lambda t: t.sit(name, seat))
+        return await self.lobby.change(table, lambda t: t.sit(name, seat))
 
-    # ---- lobby changes -------------------------------------------------------------
-    @retried
-    async def lobby(self, table: Table, op: Callable[[Table], T]) -> T:
-        async with table.lock:
-            draft = copy.copy(table)
-            draft.seats = list(table.seats)
-            draft.settings = dict(table.settings)
-            result = op(draft)
-            version = table.version + 1
-            await self.store.save_lobby(
-                table.id,
-                version=version,
-                settings=draft.settings,
-                status=draft.status,
-                seats=draft.seat_rows(),
-            )
-            table.seats, table.settings, table.version = draft.seats, draft.settings, version
-        await self.changed(table)
-        return result
+    def spectators_of(self, table: Table) -> int:
+        return self.spectators.of(table)
 
-    def host_only(self, table: Table, member: str | None) -> None:
-        if table.seat_of(member) is None:
-            raise ProtocolError("not_seated", "you hold no seat at this table")
-        if not table.is_host(member):
-            raise ProtocolError("not_host", "only the host may do that")
+    async def record(self, table: Table, number: int) -> dict[str, Any]:
+        """Game `number`'s coup-record/1, once it is over (the seed is secret until then)."""
+        return await games.record(self.store, table, number)
 
-    async def chat(self, table: Table, member: str | None, text: str) -> None:
+    async def scoreboard(self, table: Table) -> dict[str, Any]:
+        """Games and wins by player over the table's finished games."""
+        return await scoreboard(self.store, table.id)
+
+    # ---- a connection (the websocket) -------------------------------------------------
+    async def admit(self, table: Table, conn: Connection) -> None:
+        """A connection after its hello; a spectator over the cap is refused with
+        `spectators_full` and not kept."""
+        self.hub.add(conn)
+        if conn.member is None:
+            try:
+                await self.spectators.changed(table, joining=True)
+            except ProtocolError:
+                self.hub.remove(conn)
+                raise
+
+    async def connect(self, table: Table, conn: Connection) -> None:
+        """Hear of the table's changes, then catch up (so the first view is fresh), send
+        the view, count a seat's connection."""
+        await self.bus.watch(table.id)
+        if self.store.shared:
+            await self.catchup.refresh(table)
+        conn.start()
+        spectators = self.spectators.of(table)
+        conn.send_view(dumps(view_message(table, conn.member, spectators=spectators)))
+        if conn.member is not None:
+            await self.presence.change(table, conn.member, +1)
+
+    async def disconnect(self, table: Table, conn: Connection) -> None:
+        """The connection closed (or was never greeted: `connect` failed)."""
+        self.hub.remove(conn)
+        await self.bus.unwatch(table.id)
+        await conn.stop()
+        with contextlib.suppress(Exception):
+            if conn.member is not None:
+                await self.presence.change(table, conn.member, -1)
+            if conn.member not in table.holders():  # a spectator (or a player who left)
+                await self.spectators.changed(table)
+
+    # ---- the messages (the websocket: `handlers.py` checked who may send them) ---------
+    async def play(self, table: Table, member: str, move: str, version: int) -> None:
+        """A player's move for their own seat."""
+        run = table.run
+        if run is None or not table.playing:
+            raise ProtocolError("no_game_running", "no game is running at this table")
+        seat = run.seat_of(member)
+        if seat is None:
+            raise ProtocolError("not_seated", "you do not play in this game")
+        sitter = table.seat(member)
+        if sitter is not None and sitter.standin is not None:
+            raise ProtocolError("bot_playing", "a bot plays your seat; take it back first")
+        await self.dealer.play(table, seat, move, version)
+
+    async def chat(self, table: Table, member: str, text: str) -> None:
         """A seated player's chat line (`chat.py`)."""
         await self.talk.player(table, member, text)
-
-    @retried
-    async def seats_in_game(self, table: Table, op: Callable[[Table], None]) -> None:
-        """Who plays a seat changes during a game (a player leaves, the host hands a seat
-        to a bot, a player takes it back): the seats and the clocks change together."""
-        async with table.lock:
-            draft = copy.copy(table)
-            draft.seats = list(table.seats)
-            if table.run is not None:
-                draft.run = replace(table.run)  # op() notes the handoff on this copy
-            op(draft)
-            version = table.version + 1
-            draft.deadlines = self.plan(draft, fresh=False)
-            before = 0 if table.run is None else len(table.run.handoffs)
-            await self.store.save_seats(
-                table.id,
-                version=version,
-                seats=draft.seat_rows(),
-                deadlines=timers.rows(draft),
-                handoffs=[] if draft.run is None else games.handoff_rows(draft.run, before),
-            )
-            table.seats, table.run, table.deadlines = draft.seats, draft.run, draft.deadlines
-            table.version = version
-        self.clock.arm(table)
-        await self.changed(table)
 
     async def watcher_chat(self, table: Table, name: Any, text: str, limit: RateLimit) -> None:
         """A spectator's chat line, marked as watching, if the host allows it (`chat.py`)."""
         await self.talk.watcher(table, name, text, limit)
 
-    async def presence(self, table: Table, member: str, delta: int) -> None:
-        """A player connection opened (+1) or closed (-1) here (`presence.py`)."""
-        await self.present.change(table, member, delta)
+    async def leave(self, table: Table, member: str) -> None:
+        """A player gives up their seat; during a game a bot plays it to the end."""
+        if table.playing:
+            await self.lobby.in_game(table, lambda t: t.leave(member))
+        else:
+            await self.lobby.change(table, lambda t: t.leave(member))
 
-    # ---- games ---------------------------------------------------------------------
-    async def record(self, table: Table, number: int) -> dict[str, Any]:
-        """Game `number`'s coup-record/1, once it is over (the seed is secret until then)."""
-        return await games.record(self.store, table, number)
+    async def take_back(self, table: Table, member: str) -> None:
+        await self.lobby.in_game(table, lambda t: t.take_back(member))
 
-    def plan(self, table: Table, *, fresh: bool) -> dict[int, Deadline]:
-        return timers.plan(
-            table,
-            now=now_ms(),
-            away_seconds=self.away_seconds,
-            bot_delay=self.bot_delay,
-            fresh=fresh,
-        )
+    async def start_game(self, table: Table, *, rematch: bool = False) -> None:
+        await self.dealer.start_game(table, rematch=rematch)
 
-    # ---- telling ----------------------------------------------------------------------
-    async def changed(self, table: Table, presence: str | None = None) -> None:
-        """A change was committed: show it to this process's sockets, then tell the other
-        processes on the bus (with the moves, so that they need not read the store)."""
-        table.touched = time.monotonic()
-        if self.closing:
-            return
-        if self.bus.alone():  # one process on the memory bus: only ourselves to tell
-            self.broadcast(table)
-            return
-        message = self.catchup.message(table, presence)
-        self.broadcast(table)
-        # Shielded: a clock task cancelled right after its move must still tell.
-        await asyncio.shield(self.bus.publish(table.id, message))
+    async def add_bot(
+        self, table: Table, seat: int, level: str | None, personality: str | None
+    ) -> None:
+        await self.lobby.change(table, lambda t: t.add_bot(seat, level, personality))
 
-    async def watch(self, table: Table) -> None:
-        """A socket of `table` opened here: subscribe (confirmed), then catch up: whatever
-        another process commits from now on is heard, whatever it committed before is read."""
-        await self.bus.watch(table.id)
-        if self.store.shared:
-            await self.catchup.refresh(table)
+    async def remove(self, table: Table, seat: int) -> None:
+        await self.lobby.change(table, lambda t: t.remove(seat))
 
-    async def unwatch(self, table: Table) -> None:
-        await self.bus.unwatch(table.id)
+    async def move_seat(self, table: Table, source: int, target: int) -> None:
+        await self.lobby.change(table, lambda t: t.move_seat(source, target))
 
-    def broadcast(self, table: Table) -> None:
-        conns = self.hub.of(table.id)
-        if not conns:
-            return
-        seated = table.holders()
-        keys = {conn: (conn.member if conn.member in seated else None) for conn in conns}
-        texts = view_texts(table, list(keys.values()), self.spectators_of(table))
-        frames: dict[str | None, bytes] = {}  # each distinct view framed once
-        for conn, key in keys.items():
-            frame = frames.get(key)
-            if frame is None:
-                frame = frames[key] = text_frame(texts[key].encode())
-            conn.send_view(texts[key], frame)
+    async def change_settings(self, table: Table, patch: Any) -> None:
+        await self.lobby.change(table, lambda t: t.change_settings(patch))
 
-    def view_for(self, table: Table, member: str | None) -> dict[str, Any]:
-        return view_message(table, member, spectators=self.spectators_of(table))
-
-    # ---- spectators (`spectators.py`) -----------------------------------------------------
-    def spectators_of(self, table: Table) -> int:
-        return self.watchers.of(table)
-
-    def counted_spectators(self, table: Table) -> tuple[int, int]:
-        return self.watchers.counted(table)
-
-    async def spectators(self, table: Table, *, joining: bool = False) -> None:
-        """A spectator connection was added here (`joining`: refused with `spectators_full`
-        over the cap) or one closed."""
-        await self.watchers.changed(table, joining=joining)
+    async def hand_to_bot(self, table: Table, seat: int) -> None:
+        await self.lobby.in_game(table, lambda t: t.hand_to_bot(seat))

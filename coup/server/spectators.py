@@ -9,22 +9,27 @@ has `cap` of them, over every process, is refused with `spectators_full`.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
 
+from coup.bus import Bus
 from coup.server import bus_message
+from coup.server.hub import Hub
 from coup.server.protocol import ProtocolError, now_ms
 from coup.server.table import Table
+from coup.server.this_process import ThisProcess
+from coup.store import SqlStore
 from coup.store import processes as db
-
-if TYPE_CHECKING:
-    from coup.server.service import TableService
 
 CAP = 100  # spectators per table, over every process (`coup serve --spectators`)
 
 
 class Spectators:
-    def __init__(self, service: TableService, cap: int = CAP) -> None:
-        self.service = service
+    def __init__(
+        self, hub: Hub, bus: Bus, store: SqlStore, here: ThisProcess, cap: int = CAP
+    ) -> None:
+        self.hub = hub
+        self.bus = bus
+        self.store = store
+        self.here = here
         self.cap = cap
         self._counts = itertools.count(1)  # numbers this process's spectator counts
 
@@ -34,7 +39,7 @@ class Spectators:
         return self.local(table) + table.watching.total()
 
     def local(self, table: Table) -> int:
-        return self.service.hub.spectators(table.id, table.holders())
+        return self.hub.spectators(table.id, table.holders())
 
     def counted(self, table: Table) -> tuple[int, int]:
         """This process's spectators of the table and the number of this count (later
@@ -46,7 +51,6 @@ class Spectators:
         `spectators_full`, and not counted, when that makes more than `cap` over every
         process; the caller then removes it) or one closed: this process's count is
         stored and every live process's is read."""
-        service = self.service
         async with table.lock:  # one count at a time, stored in order
             local, seq = self.counted(table)
             await self._store(table, local)
@@ -54,8 +58,8 @@ class Spectators:
             if full:
                 local, seq = local - 1, next(self._counts)
                 await self._store(table, local)
-        if not service.closing:  # numbered: a message overtaken by a later count is ignored
-            await service.bus.publish(table.id, bus_message.watchers(service.process, local, seq))
+        if not self.here.closing:  # numbered: a message overtaken by a later count is ignored
+            await self.bus.publish(table.id, bus_message.watchers(self.here.id, local, seq))
         if full:
             raise ProtocolError(
                 "spectators_full",
@@ -63,9 +67,8 @@ class Spectators:
             )
 
     async def _store(self, table: Table, local: int) -> None:
-        service = self.service
         mark = table.watching.mark()
         counts = await db.set_watchers(
-            service.store, table.id, service.process, local, now=now_ms(), dead_after=db.DEAD_AFTER
+            self.store, table.id, self.here.id, local, now=now_ms(), dead_after=db.DEAD_AFTER
         )
-        table.watching.stored(counts, mark, service.process)
+        table.watching.stored(counts, mark, self.here.id)

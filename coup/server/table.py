@@ -14,7 +14,9 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from coup.rules import State
 from coup.server import settings as table_settings
+from coup.server.messages import ChatLine, HandoffEntry, TimeoutEntry
 from coup.server.protocol import CHAT_KEEP, ProtocolError, RateLimit
 from coup.server.seen import SeenHistory
 from coup.server.watching import Watching
@@ -22,11 +24,13 @@ from coup.server.watching import Watching
 WATCHING = -1  # the stored seat of a spectator's chat line
 
 
-def chat_line(row: Any) -> dict[str, Any]:
+def chat_line(row: Any) -> ChatLine:
     """A stored chat row as the view shows it: a spectator's line has seat null and
     `watching` true."""
-    line = {k: row[k] for k in ("id", "seat", "name", "text", "at")}
-    if line["seat"] is None or line["seat"] < 0:
+    seat = row["seat"]
+    line: ChatLine = {"id": row["id"], "seat": seat, "name": row["name"], "text": row["text"],
+                      "at": row["at"]}  # fmt: skip
+    if seat is None or seat < 0:
         line["seat"] = None
         line["watching"] = True
     return line
@@ -90,12 +94,22 @@ class Deadline:
     since: int  # ms: when this seat was first needed in this decision
 
 
+@dataclass(frozen=True)
+class Mark:
+    """Where a table's copy stood: version, game number, moves, timeouts (`bus_message.py`)."""
+
+    version: int
+    game: int
+    seq: int
+    timeouts: int
+
+
 @dataclass
 class GameRun:
     """The game under way (or the last one) at a table."""
 
     number: int
-    state: Any  # coup.State
+    state: State
     header: dict[str, Any]  # the record without moves; holds the secret seed
     members: list[str]  # member id by game seat
     moves: list[dict[str, Any]]  # the record's moves so far
@@ -106,7 +120,7 @@ class GameRun:
     # Where a bot took over a seat or gave it back: {"index", "seat", "reason"} with
     # `index` the history length then and reason "host" | "left" | "back" (stored with
     # the game: coup_handoffs).
-    handoffs: list[dict[str, Any]] = field(default_factory=list)
+    handoffs: list[HandoffEntry] = field(default_factory=list)
 
     @property
     def seq(self) -> int:
@@ -135,7 +149,7 @@ class GameRun:
             t["seat"] == seat and t.get("seq") == last for t in self.timeouts
         )
 
-    def public_timeouts(self) -> list[dict[str, int]]:
+    def public_timeouts(self) -> list[TimeoutEntry]:
         """The timeouts as views and records show them: `index` and `seat`."""
         return [{"index": t["index"], "seat": t["seat"]} for t in self.timeouts]
 
@@ -158,7 +172,7 @@ class Table:
     games: int = 0
     last_winner: str | None = None
     run: GameRun | None = None
-    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_KEEP))
+    chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_KEEP))
     deadlines: dict[int, Deadline] = field(default_factory=dict)
     connected: dict[str, int] = field(default_factory=dict)  # member -> open connections
     away_since: dict[str, int] = field(default_factory=dict)  # member -> ms
@@ -169,6 +183,7 @@ class Table:
     touched: float = 0.0  # time.monotonic() of the last use, for evicting idle tables
     chat_limits: dict[str, RateLimit] = field(default_factory=dict)  # member -> bucket
     seen: SeenHistory = field(default_factory=SeenHistory)  # each viewer's history, encoded
+    told: Mark | None = None  # where it stood when this process last told or heard the others
 
     # ---- lookups ------------------------------------------------------------------
     def seat_rows(self) -> list[dict[str, Any]]:

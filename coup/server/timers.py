@@ -1,15 +1,19 @@
 """Deadlines: when a timer (or a bot) must move for a seat, and what the timer plays.
 
-`plan()` recomputes the deadlines of a table after any change; `default_move()` picks
-the move the table plays for a seat whose time ran out (docs/protocol.md, *Timers*).
-Nothing here sleeps: the service runs one clock task per table on these numbers.
+`plan()` recomputes the deadlines of a table after any change (`Timing.plan`: with the
+server's away clock and bots' delay); `default_move()` picks the move the table plays for
+a seat whose time ran out (docs/protocol.md, *Timers*); `rows()` and `deadlines_of()`
+write the deadlines as the store and the bus carry them and read them back. Nothing here
+sleeps: the clock (`clock.py`) runs on these numbers.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
+from coup.server.protocol import now_ms
 from coup.server.settings import REACTION_PHASES
 from coup.server.table import Deadline, Table
 
@@ -99,18 +103,27 @@ def plan(
     return out
 
 
-def public_deadline(table: Table) -> dict[str, Any] | None:
-    """The earliest clock that people see (bots' due times are not shown)."""
-    shown = [(d, s) for s, d in table.deadlines.items() if d.kind != "bot"]
-    if not shown:
-        return None
-    first = min(d.due_at for d, _ in shown)
-    group = sorted(s for d, s in shown if d.due_at == first)
-    lead = next(d for d, s in shown if d.due_at == first)
-    return {"at": first, "seconds": lead.seconds, "kind": lead.kind, "seats": group}
+@dataclass(frozen=True)
+class Timing:
+    """The server's options for deadlines (`coup serve --away`, `--bot-delay`)."""
+
+    away_seconds: float = 30.0
+    bot_delay: tuple[float, float] = (0.6, 1.5)
+
+    def plan(self, table: Table, *, fresh: bool) -> dict[int, Deadline]:
+        """The table's deadlines as of now (`plan()`)."""
+        return plan(
+            table,
+            now=now_ms(),
+            away_seconds=self.away_seconds,
+            bot_delay=self.bot_delay,
+            fresh=fresh,
+        )
 
 
 def rows(table: Table) -> list[dict[str, Any]]:
+    """The table's deadlines as rows (stored, and sent on the bus): `deadlines_of` reads
+    them back."""
     run = table.run
     game, seq = (run.number, run.seq) if run is not None else (0, 0)
     return [
@@ -124,3 +137,19 @@ def rows(table: Table) -> list[dict[str, Any]]:
         }
         for s, d in table.deadlines.items()
     ]
+
+
+def deadlines_of(table: Table, rows: list[dict[str, Any]]) -> dict[int, Deadline]:
+    """The table's deadlines from their rows (stored, or sent on the bus): those of its
+    current position."""
+    run = table.run
+    out: dict[int, Deadline] = {}
+    if run is None:
+        return out
+    for d in rows:
+        if d["game"] == run.number and d["seq"] == run.seq:
+            since = int(d["due_at"]) - 1000 * int(d["seconds"])
+            out[int(d["seat"])] = Deadline(
+                str(d["kind"]), int(d["due_at"]), int(d["seconds"]), since
+            )
+    return out

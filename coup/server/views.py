@@ -13,14 +13,27 @@ the same as `dumps(state.view(seat))`, byte for byte (tests/server/test_server_v
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Collection
 
+from coup.server.hub import Connection
+from coup.server.messages import DeadlineInfo, TableInfo, ViewMessage, You
 from coup.server.protocol import dumps, now_ms
 from coup.server.table import Table
-from coup.server.timers import public_deadline
+from coup.server.wire import text_frame
 
 
-def table_info(table: Table, spectators: int = 0) -> dict[str, Any]:
+def public_deadline(table: Table) -> DeadlineInfo | None:
+    """The earliest clock that people see (bots' due times are not shown)."""
+    shown = [(d, s) for s, d in table.deadlines.items() if d.kind != "bot"]
+    if not shown:
+        return None
+    first = min(d.due_at for d, _ in shown)
+    group = sorted(s for d, s in shown if d.due_at == first)
+    lead = next(d for d, s in shown if d.due_at == first)
+    return {"at": first, "seconds": lead.seconds, "kind": lead.kind, "seats": group}
+
+
+def table_info(table: Table, spectators: int = 0) -> TableInfo:
     run = table.run
     over = run is not None and bool(run.state.over)
     return {
@@ -51,7 +64,7 @@ def table_info(table: Table, spectators: int = 0) -> dict[str, Any]:
         "winner": run.state.winner if run is not None and over else None,
         "deadline": public_deadline(table),
         "timeouts": [] if run is None else run.public_timeouts(),
-        "handoffs": [] if run is None else [dict(h) for h in run.handoffs],
+        "handoffs": [] if run is None else [h.copy() for h in run.handoffs],
     }
 
 
@@ -60,8 +73,8 @@ def view_message(
     member: str | None,
     *,
     spectators: int = 0,
-    info: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    info: TableInfo | None = None,
+) -> ViewMessage:
     """The full view for one connection (`member` None = spectator)."""
     seat = table.seat_held(member)
     s = None if seat is None else table.seats[seat]
@@ -80,7 +93,7 @@ def view_message(
         },
         "table": info if info is not None else table_info(table, spectators),
         "game": game,
-        "chat": [dict(c) for c in table.chat],
+        "chat": [c.copy() for c in table.chat],
     }
 
 
@@ -125,7 +138,7 @@ def view_texts(table: Table, members: list[str | None], spectators: int) -> dict
             continue
         seat = table.seat_held(member)
         s = None if seat is None else table.seats[seat]
-        you = {
+        you: You = {
             "seat": seat,
             "host": bool(s is not None and s.host),
             "name": None if s is None else s.name,
@@ -138,3 +151,19 @@ def view_texts(table: Table, members: list[str | None], spectators: int) -> dict
         game = games[gseat]
         out[member] = f'{head}{you_text},"table":{info},"game":{game},"chat":{chat}}}'
     return out
+
+
+def show(table: Table, conns: Collection[Connection], spectators: int) -> None:
+    """Send each of the table's connections here its view (a seat's, or a spectator's);
+    each distinct view is encoded and framed once."""
+    if not conns:
+        return
+    seated = table.holders()
+    keys = {conn: (conn.member if conn.member in seated else None) for conn in conns}
+    texts = view_texts(table, list(keys.values()), spectators)
+    frames: dict[str | None, bytes] = {}
+    for conn, key in keys.items():
+        frame = frames.get(key)
+        if frame is None:
+            frame = frames[key] = text_frame(texts[key].encode())
+        conn.send_view(texts[key], frame)

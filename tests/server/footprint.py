@@ -41,9 +41,7 @@ async def main(tables: int) -> None:
         table, _, _ = await service.create("Host", {"seats": 4})
         for n in range(1, 4):
             await service.join(table, f"P{n}", None)
-        host = table.seats[0]
-        assert host is not None
-        await service.dealer.start_game(table, host.member, rematch=False)
+        await service.start_game(table)
         for _ in range(30):
             assert table.run is not None
             state = table.run.state

@@ -11,6 +11,7 @@ from typing import Any
 from coup.server.clock import POLL, ClaimClock
 from coup.server.protocol import now_ms
 from coup.server.table import Deadline
+from coup.server.this_process import ThisProcess
 
 
 def _table(*due_in_ms: int) -> Any:
@@ -22,8 +23,8 @@ def _table(*due_in_ms: int) -> Any:
     return SimpleNamespace(deadlines=deadlines)
 
 
-def _clock() -> ClaimClock:
-    return ClaimClock(SimpleNamespace(closing=False))  # type: ignore[arg-type]
+def _clock(closing: bool = False) -> ClaimClock:
+    return ClaimClock(None, ThisProcess(closing=closing))  # type: ignore[arg-type]  (no store)
 
 
 async def test_a_move_whose_deadlines_are_seconds_away_asks_nothing_until_the_poll() -> None:
@@ -49,6 +50,6 @@ async def test_a_deadline_due_before_the_next_poll_is_claimed_at_its_time() -> N
 async def test_a_table_without_deadlines_or_a_closing_server_asks_nothing() -> None:
     clock = _clock()
     clock.arm(_table())
-    closing = ClaimClock(SimpleNamespace(closing=True))  # type: ignore[arg-type]
+    closing = _clock(closing=True)
     closing.arm(_table(0))
     assert not clock._wake.is_set() and not closing._wake.is_set()

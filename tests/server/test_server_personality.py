@@ -30,9 +30,9 @@ async def service(tmp_path: Path) -> AsyncIterator[TableService]:
 async def test_personality_per_seat_is_shown_and_kept(service: TableService) -> None:
     assert config()["personalities"] == ["honest", "bluffer", "skeptic", "vengeful", "cautious"]
     table, _, _ = await service.create("Host", {"seats": 4})
-    await service.lobby(table, lambda t: t.add_bot(1, "medium", "skeptic"))
-    await service.lobby(table, lambda t: t.add_bot(2, "hard", "vengeful"))
-    await service.lobby(table, lambda t: t.add_bot(3, "easy", "random"))
+    await service.add_bot(table, 1, "medium", "skeptic")
+    await service.add_bot(table, 2, "hard", "vengeful")
+    await service.add_bot(table, 3, "easy", "random")
     seats = table_info(table)["seats"]
     assert [(s["level"], s["personality"]) for s in seats[1:]] == [
         ("medium", "skeptic"),
@@ -40,7 +40,7 @@ async def test_personality_per_seat_is_shown_and_kept(service: TableService) -> 
         ("easy", None),
     ]
     assert seats[0]["personality"] is None
-    assert service.evict(idle=0) == 1
+    assert service.tables.evict(idle=0) == 1
     again = await service.get(table.id)  # from the store
     assert again is not None
     assert [(s.level, s.personality) for s in again.seats[1:] if s] == [

@@ -35,9 +35,11 @@ async def service(tmp_path: Path) -> AsyncIterator[TableService]:
 async def test_idle_tables_leave_memory_and_come_back(service: TableService) -> None:
     table, _, token = await service.create("Mahshid", {"seats": 3})
     await service.join(table, "Sepideh", 2)
-    await service.chat(table, table.seats[0].member if table.seats[0] else None, "salam")
+    host = table.seats[0]
+    assert host is not None
+    await service.chat(table, host.member, "salam")
     version = table.version
-    assert service.evict(idle=0) == 1 and table.id not in service.tables
+    assert service.tables.evict(idle=0) == 1 and table.id not in service.tables.held
     again = await service.get(table.id)
     assert again is not None and again is not table
     assert again.version == version
@@ -101,7 +103,7 @@ async def test_no_leaks_in_many_more_games_in_process(service: TableService) -> 
         table, _, _ = await service.create("Host", settings)
         for seat in range(1, players):
             if rng.random() < 0.5:
-                await service.lobby(table, lambda t, s=seat: t.add_bot(s, "easy"))
+                await service.add_bot(table, seat, "easy", None)
             else:
                 await service.join(table, f"P{seat}", seat)
         sockets: dict[int | None, _CapturingSocket] = {}
@@ -114,9 +116,7 @@ async def test_no_leaks_in_many_more_games_in_process(service: TableService) -> 
             service.hub.add(conn)
             conn.start()
             sockets[seat] = sock
-        host = table.seats[0]
-        assert host is not None
-        await service.dealer.start_game(table, host.member, rematch=False)
+        await service.start_game(table)
         while table.run is not None and not table.run.state.over:
             state = table.run.state
             humans = [s for s in state.waiting if s in sockets]
@@ -169,10 +169,8 @@ async def test_bots_of_every_level_finish_a_game(
 ) -> None:
     table, _, _ = await service.create("Host", {"seats": 4, "reaction_timer": 0})
     for seat, level in ((1, "easy"), (2, "medium"), (3, "hard")):
-        await service.lobby(table, lambda t, s=seat, lv=level: t.add_bot(s, lv))
-    host = table.seats[0]
-    assert host is not None
-    await service.dealer.start_game(table, host.member, rematch=False)
+        await service.add_bot(table, seat, level, None)
+    await service.start_game(table)
     rng = random.Random(4)
     end = time.monotonic() + 120  # the bots think in this process: slow on a busy machine
     while time.monotonic() < end:

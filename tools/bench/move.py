@@ -50,8 +50,8 @@ async def run(tables: int, moves: int, seats: int) -> dict[str, Any]:
             hub.add(conn)
             conn.start()
             if member is not None:
-                await service.presence(table, member, +1)
-        await service.dealer.start_game(table, members[0], rematch=False)
+                await service.presence.change(table, member, +1)
+        await service.start_game(table)
         held.append((table, members[0]))
     await asyncio.sleep(0.2)
     done = 0
@@ -59,7 +59,7 @@ async def run(tables: int, moves: int, seats: int) -> dict[str, Any]:
     while done < moves:
         for table, host in held:
             if table.run is None or table.status == "over":
-                await service.dealer.start_game(table, host, rematch=True)
+                await service.start_game(table, rematch=True)
                 continue
             state = table.run.state
             seat = state.waiting[0]
