@@ -21,13 +21,13 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from coup import bus as bus_module
-from coup.server import heap, invite, wire
+from coup.server import gc_tuning, invite, wire
 from coup.server import settings as table_settings
+from coup.server.after_game import routes as after_game_routes
 from coup.server.coach import Coach
 from coup.server.hub import Hub
 from coup.server.messages import SeatReply
 from coup.server.protocol import MAX_HTTP_BODY, Close, ProtocolError, RateLimit
-from coup.server.review import routes as review_routes
 from coup.server.service import TableService
 from coup.server.spectators import CAP as SPECTATOR_CAP
 from coup.server.table import Table
@@ -131,8 +131,8 @@ def create_app(
         await svc.start()
         await coaches["coach"].start()
         freezer = None
-        if short_collections:  # `coup serve`: one server per process (coup/server/heap.py)
-            freezer = asyncio.create_task(heap.keep_collections_short())
+        if short_collections:  # `coup serve`: one server per process (coup/server/gc_tuning.py)
+            freezer = asyncio.create_task(gc_tuning.keep_collections_short())
         try:
             yield
         finally:
@@ -265,7 +265,7 @@ def create_app(
         Route("/api/tables/{table}/seats", join_table, methods=["POST"]),
         Route("/api/tables/{table}/games/{game}/record", get_record),
         Route("/api/tables/{table}/qr.svg", table_qr),
-        *review_routes(service, coach, body, find),
+        *after_game_routes(service, coach, body, find),
         WebSocketRoute("/ws/{table}", table_socket(service)),
         Mount("/static", StaticFiles(directory=web, check_dir=False), name="static"),
     ]

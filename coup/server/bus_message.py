@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 import coup
-from coup.server import games, timers
+from coup.server import game_run, timers
 from coup.server.protocol import dumps
 from coup.server.table import GameRun, Mark, Table
 
@@ -38,7 +38,7 @@ def encode(
     """The message telling that `table` changed; with the moves if that was all, or with
     the connection count of `presence` (a member) if only that changed; either with the
     number of spectators the process holds (`watchers`, as of the process's count number
-    `wseq`: see coup/server/watching.py)."""
+    `wseq`: see coup/server/remote_spectators.py)."""
     head = f"{process} {table.version}"
     run = table.run
     if before is None or table.version != before.version + 1:
@@ -98,7 +98,9 @@ def apply(
     run = table.run
     if origin and isinstance(payload.get("watchers"), int):
         seq = payload.get("wseq")
-        table.watching.hear(origin, payload["watchers"], seq if isinstance(seq, int) else None)
+        table.remote_spectators.hear(
+            origin, payload["watchers"], seq if isinstance(seq, int) else None
+        )
     if "presence" in payload:
         if table.version != payload.get("from"):
             return False
@@ -153,6 +155,6 @@ def advance_events(run: GameRun, events: list[dict[str, Any]], version: int) -> 
     for i, e in enumerate(events):
         if int(e["seq"]) != run.seq + i:
             raise ValueError(f"event {e['seq']} does not follow {run.seq + i - 1}")
-    moves = [games.event_move(e) for e in events]
-    timeouts = games.event_timeouts(events)
+    moves = [game_run.event_move(e) for e in events]
+    timeouts = game_run.event_timeouts(events)
     return advance(run, moves, timeouts, version)

@@ -17,7 +17,7 @@ import logging
 from typing import Any
 
 import coup
-from coup.server import bus_message, games, timers, views
+from coup.server import bus_message, game_run, timers, views
 from coup.server.hub import Hub
 from coup.server.protocol import now_ms
 from coup.server.spectators import Spectators
@@ -77,12 +77,12 @@ class CatchUp:
             table.chat.append(chat_line(c))
         if data.game is not None:
             g = data.game
-            moves = [games.event_move(e) for e in g.events]
+            moves = [game_run.event_move(e) for e in g.events]
             state = coup.replay({**g.header, "moves": moves})
-            timeouts = games.event_timeouts(g.events)
+            timeouts = game_run.event_timeouts(g.events)
             table.run = GameRun(
                 g.row["game"], state, g.header, g.members, moves, timeouts, table.version,
-                games.handoffs_of(g.handoffs),
+                game_run.handoffs_of(g.handoffs),
             )  # fmt: skip
             now = now_ms()
             for sitter in seats:
@@ -100,7 +100,7 @@ class CatchUp:
         """Bring `table` up to the store (the caller holds `table.lock`); `extras` reads
         everything but the game even when the version did not move."""
         run = table.run
-        mark = table.watching.mark()
+        mark = table.remote_spectators.mark()
         changes = await db.changes(
             self.store,
             table.id,
@@ -131,7 +131,7 @@ class CatchUp:
             table.chat.extend(chat_line(c) for c in changes.chat)
         await self.sync_presence(table, changes)
         if changes is not None:
-            table.watching.stored(changes.watching, mark, self.here.id)
+            table.remote_spectators.stored(changes.watching, mark, self.here.id)
         table.told = bus_message.mark(table)
 
     async def _rebuild_into(self, table: Table) -> None:
@@ -153,7 +153,7 @@ class CatchUp:
     def _apply_lobby(self, table: Table, changes: db.Changes) -> None:
         row = changes.row
         if table.run is not None and table.run.number == int(row["games"]):
-            table.run.handoffs = games.handoffs_of(changes.handoffs)
+            table.run.handoffs = game_run.handoffs_of(changes.handoffs)
         table.settings = json.loads(changes.settings)
         table.seats = seats_of(changes.seats, int(table.settings["seats"]))
         table.status, table.version = str(row["status"]), int(row["version"])
@@ -184,7 +184,7 @@ class CatchUp:
         origin, version, payload = bus_message.decode(message)
         if version is None and payload is not None and set(payload) <= {"watchers", "wseq"}:
             table = self.held[table_id]  # spectators came or went: the next view says
-            table.watching.hear(origin, int(payload.get("watchers", 0)), _seq(payload))
+            table.remote_spectators.hear(origin, int(payload.get("watchers", 0)), _seq(payload))
             return
         self._heard.setdefault(table_id, []).append((origin, version, payload))
         if table_id not in self._catching_up:

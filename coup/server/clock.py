@@ -21,7 +21,7 @@ import random
 from abc import ABC, abstractmethod
 from typing import Any, Protocol
 
-from coup.server import games
+from coup.server import game_run
 from coup.server.protocol import ProtocolError, now_ms
 from coup.server.table import GameRun, Table
 from coup.server.this_process import ThisProcess
@@ -95,7 +95,7 @@ class _Clock(ABC):
         state = run.state  # never changed in place: every move swaps in a new state
         try:
             if deadline.kind == "bot":
-                move = await games.bot_move(table, run, seat)
+                move = await game_run.bot_move(table, run, seat)
                 await mover.play(table, seat, move, None, expect=run)
             else:
                 move = default_move(state, seat)

@@ -1,6 +1,6 @@
 """The coach at the server: analyses of finished games, one at a time, out of the way.
 
-The queue is the store's `coup_reviews` (`coup/store/reviews.py`): a game's end queues the
+The queue is the store's `coup_reviews` (`coup/store/analyses.py`): a game's end queues the
 analyses of its people's seats in the same transaction as its last move (the service
 passes `queued_rows`; nothing else happens in the event loop), and asking for any seat
 (`Coach.ask`) queues that one. One worker per process takes the oldest queued row with a
@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING, Any
 from coup.bots.analysis import DEFAULT_BUDGET
 from coup.review.coach import assemble, decisions, note
 from coup.review.walk import Walk, walk
-from coup.server.games import stored_record
+from coup.server.game_run import stored_record
 from coup.server.protocol import now_ms
-from coup.store.reviews import (
+from coup.store.analyses import (
     ask_review,
     game_reviews,
     progress_review,

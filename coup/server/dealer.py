@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import coup
 from coup.rules.records import record_moves
-from coup.server import games, timers
+from coup.server import game_run, timers
 from coup.server.catchup import CatchUp
 from coup.server.coach import SEED as COACH_SEED
 from coup.server.commit import Commit
@@ -21,7 +21,7 @@ from coup.server.settings import REACTION_PHASES
 from coup.server.table import GameRun, Table
 from coup.server.timers import Timing
 from coup.store import SqlStore
-from coup.store.reviews import queued_rows
+from coup.store.analyses import queued_rows
 
 
 class Dealer:
@@ -51,7 +51,7 @@ class Dealer:
         draft.seats = list(table.seats)
         taken = draft.close_up()
         version = table.version + 1
-        draft.run = games.new_run(draft, taken, version)
+        draft.run = game_run.new_run(draft, taken, version)
         draft.status = "playing"
         draft.games = table.games + 1
         draft.deadlines = {}
@@ -133,7 +133,7 @@ class Dealer:
         now = now_ms()
         step = len(run.state.view(None)["history"]) if timeout else None
         events = [
-            games.event_row(run, run.seq + i, m, now, timeout and i == 0, step)
+            game_run.event_row(run, run.seq + i, m, now, timeout and i == 0, step)
             for i, m in enumerate(new_moves)
         ]
         version = table.version + 1
@@ -152,7 +152,7 @@ class Dealer:
             draft.status = "over"
             last_winner = None if state.winner is None else new_run.members[state.winner]
             finish = {"status": "over", "winner": state.winner, "ended_at": now}
-            people = games.people(draft, new_run)
+            people = game_run.people(draft, new_run)
             coach = queued_rows(table.id, new_run.number, people, COACH_SEED, now)
         same_window = (
             str(parsed) == "pass"

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from coup.server import games, timers
+from coup.server import game_run, timers
 from coup.server.commit import Commit
 from coup.server.protocol import now_ms
 from coup.server.settings import DEFAULTS, merge
@@ -86,7 +86,7 @@ class Lobby:
             version=version,
             seats=draft.seat_rows(),
             deadlines=timers.rows(draft),
-            handoffs=[] if draft.run is None else games.handoff_rows(draft.run, before),
+            handoffs=[] if draft.run is None else game_run.handoff_rows(draft.run, before),
         )
         table.seats, table.run, table.deadlines = draft.seats, draft.run, draft.deadlines
         table.version = version

@@ -1,6 +1,6 @@
 """The table service: the one door to the tables, whether this is the only server process
 or one of many. The websocket (`table_socket.py`, through `handlers.py`) and the HTTP
-routes (`app.py`, `review.py`) call its methods, one per message or route. The parts it
+routes (`app.py`, `after_game.py`) call its methods, one per message or route. The parts it
 owns get what they need (the store, a way to commit a change: `commit.py`, the bus, this
 process: `this_process.py`) and never the service.
 
@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from coup.bus import Bus
-from coup.server import games
+from coup.server import game_run
 from coup.server.catchup import CatchUp
 from coup.server.chat import Chat
 from coup.server.clock import ClaimClock, Clock, TableClocks
@@ -47,7 +47,7 @@ from coup.server.timers import Timing
 from coup.server.views import view_message
 from coup.store import SqlStore
 from coup.store import processes as db
-from coup.store.reviews import scoreboard
+from coup.store.analyses import scoreboard
 
 
 class TableService:
@@ -135,7 +135,7 @@ class TableService:
 
     async def record(self, table: Table, number: int) -> dict[str, Any]:
         """Game `number`'s coup-record/1, once it is over (the seed is secret until then)."""
-        return await games.record(self.store, table, number)
+        return await game_run.record(self.store, table, number)
 
     async def scoreboard(self, table: Table) -> dict[str, Any]:
         """Games and wins by player over the table's finished games."""

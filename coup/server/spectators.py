@@ -2,7 +2,7 @@
 
 Each process counts its own spectator connections (the hub's connections without a
 seat), stores that count and tells the others on the bus; what it heard of the others
-is the table's `watching` (`watching.py`). A spectator joining when the table already
+is the table's `watching` (`remote_spectators.py`). A spectator joining when the table already
 has `cap` of them, over every process, is refused with `spectators_full`.
 """
 
@@ -36,7 +36,7 @@ class Spectators:
     def of(self, table: Table) -> int:
         """Spectators of the table: this process's connections without a seat, plus
         those the other processes last said they hold."""
-        return self.local(table) + table.watching.total()
+        return self.local(table) + table.remote_spectators.total()
 
     def local(self, table: Table) -> int:
         return self.hub.spectators(table.id, table.holders())
@@ -54,7 +54,7 @@ class Spectators:
         async with table.lock:  # one count at a time, stored in order
             local, seq = self.counted(table)
             await self._store(table, local)
-            full = joining and table.watching.total() + local > self.cap
+            full = joining and table.remote_spectators.total() + local > self.cap
             if full:
                 local, seq = local - 1, next(self._counts)
                 await self._store(table, local)
@@ -67,8 +67,8 @@ class Spectators:
             )
 
     async def _store(self, table: Table, local: int) -> None:
-        mark = table.watching.mark()
+        mark = table.remote_spectators.mark()
         counts = await db.set_watchers(
             self.store, table.id, self.here.id, local, now=now_ms(), dead_after=db.DEAD_AFTER
         )
-        table.watching.stored(counts, mark, self.here.id)
+        table.remote_spectators.stored(counts, mark, self.here.id)

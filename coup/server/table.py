@@ -16,10 +16,10 @@ from typing import Any
 
 from coup.rules import State
 from coup.server import settings as table_settings
+from coup.server.history_texts import HistoryTexts
 from coup.server.messages import ChatLine, HandoffEntry, TimeoutEntry
 from coup.server.protocol import CHAT_KEEP, ProtocolError, RateLimit
-from coup.server.seen import SeenHistory
-from coup.server.watching import Watching
+from coup.server.remote_spectators import RemoteSpectators
 
 WATCHING = -1  # the stored seat of a spectator's chat line
 
@@ -176,13 +176,17 @@ class Table:
     deadlines: dict[int, Deadline] = field(default_factory=dict)
     connected: dict[str, int] = field(default_factory=dict)  # member -> open connections
     away_since: dict[str, int] = field(default_factory=dict)  # member -> ms
-    watching: Watching = field(default_factory=Watching)  # the other processes' spectators
+    remote_spectators: RemoteSpectators = field(
+        default_factory=RemoteSpectators
+    )  # the other processes' spectators
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bots: dict[int, Any] = field(default_factory=dict)  # game seat -> Bot
     clock: asyncio.Task[None] | None = None
     touched: float = 0.0  # time.monotonic() of the last use, for evicting idle tables
     chat_limits: dict[str, RateLimit] = field(default_factory=dict)  # member -> bucket
-    seen: SeenHistory = field(default_factory=SeenHistory)  # each viewer's history, encoded
+    history_texts: HistoryTexts = field(
+        default_factory=HistoryTexts
+    )  # each viewer's history, encoded
     told: Mark | None = None  # where it stood when this process last told or heard the others
 
     # ---- lookups ------------------------------------------------------------------

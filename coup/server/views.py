@@ -6,7 +6,7 @@ tokens) is ever read here.
 
 A move changes every seat's view, but of a view's history (most of its bytes, and most
 of the engine's work building it) only the new entries: each viewer's history is kept
-encoded (`seen.SeenHistory`), and the engine builds the rest of the view on a copy of the
+encoded (`history_texts.HistoryTexts`), and the engine builds the rest of the view on a copy of the
 state without its history; the encoded history is put back in its place. The text is
 the same as `dumps(state.view(seat))`, byte for byte (tests/server/test_server_views.py).
 """
@@ -102,7 +102,7 @@ EMPTY = ',"history":[],"over":'  # where the engine's view has its history, when
 
 def game_texts(table: Table, seats: set[int | None]) -> dict[int | None, str]:
     """`dumps(state.view(seat))` of the table's game for each game seat (None: a
-    spectator), the history from `table.seen`."""
+    spectator), the history from `table.history_texts`."""
     run = table.run
     if run is None:
         return dict.fromkeys(seats, "null")
@@ -116,7 +116,7 @@ def game_texts(table: Table, seats: set[int | None]) -> dict[int | None, str]:
         if at < 0:  # pragma: no cover - an engine whose view changed shape
             out[seat] = dumps(state.view(seat))
             continue
-        history = table.seen.text(state.history, seat)
+        history = table.history_texts.text(state.history, seat)
         rest = text[at + len(EMPTY) :]
         out[seat] = f'{text[:at]},"history":{history},"over":{rest}'
     return out

@@ -162,7 +162,7 @@ presence = _of_tables(
 
 # The coach's analyses of finished games and its queue, one per (table, game, seat): the
 # people's seats queued when the game ends, any other when asked for
-# (coup/store/reviews.py): status, progress, and the coup-coach/1 JSON once done.
+# (coup/store/analyses.py): status, progress, and the coup-coach/1 JSON once done.
 reviews = Table(
     "coup_reviews",
     metadata,

@@ -4,7 +4,7 @@ Every operation is one transaction written as a plain function of a SQLAlchemy
 `Connection`; how it runs depends on the database:
 
 - `postgresql://...`: the async engine (asyncpg), through `AsyncConnection.run_sync`
-  (a move: one statement sent to asyncpg itself, `onestatement.py`).
+  (a move: one statement sent to asyncpg itself, `postgres_move.py`).
 - `sqlite:///FILE` (the default): one writer thread with the standard `sqlite3` driver,
   one thread hop per transaction (a move is written on the loop's own thread when that
   thread is idle: `sqlite_thread.py`). SQLite has a single writer anyway, and going through
@@ -26,7 +26,7 @@ from sqlalchemy import Connection, Engine, create_engine, delete, event, insert,
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from coup.store import migrate, onestatement, reviews, sqlite_move
+from coup.store import analyses, migrate, postgres_move, sqlite_move
 from coup.store import schema as s
 from coup.store.sqlite_thread import SqliteThread
 
@@ -90,13 +90,13 @@ class SqlStore:
         self.sync_engine: Engine | None = None
         self.engine: AsyncEngine | None = None
         self._thread: SqliteThread | None = None
-        self._moves: onestatement.MoveConnections | None = None
+        self._moves: postgres_move.MoveConnections | None = None
         self._write_lock = asyncio.Lock()
         # Several processes: every write that bumps a table's version also checks it was
         # the one before (`version - 1`), else Conflict (the table service sets it).
         self.check_versions = False
         # A move that does not end the game takes the fast write: one statement on
-        # PostgreSQL (coup/store/onestatement.py), the driver's cursor on SQLite
+        # PostgreSQL (coup/store/postgres_move.py), the driver's cursor on SQLite
         # (coup/store/sqlite_move.py); off only to compare (`coup bench --store`).
         self.one_statement = True
         if full.startswith("sqlite:///"):
@@ -108,7 +108,7 @@ class SqlStore:
             if not self.sqlite:
                 kwargs = {"pool_size": 20, "max_overflow": 10}  # a steady pool: no reconnect churn
             self.engine = create_async_engine(full, **kwargs)
-            self._moves = onestatement.MoveConnections(self.engine)
+            self._moves = postgres_move.MoveConnections(self.engine)
             if self.sqlite:
                 event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
 
@@ -217,10 +217,10 @@ class SqlStore:
         coach: list[Row] | None = None,
     ) -> None:
         """Append moves (normally one) to a game's log; raise Conflict if a seq is taken.
-        With `finish` (the game's last move), `coach` rows (`reviews.queued_rows`) queue
+        With `finish` (the game's last move), `coach` rows (`analyses.queued_rows`) queue
         the coach's analyses in the same transaction."""
         if self.one_statement and self._moves is not None and not self.sqlite and not finish:
-            params = onestatement.append_params(
+            params = postgres_move.append_params(
                 table_id, events, version=version, deadlines=deadlines,
                 checked=self.check_versions,
             )  # fmt: skip
@@ -267,7 +267,7 @@ class SqlStore:
                     .where(s.games.c.table_id == table_id, s.games.c.game == events[-1]["game"])
                     .values(**finish)
                 )
-                reviews.queue(conn, coach or [])
+                analyses.queue(conn, coach or [])
             replace_rows(conn, s.deadlines, table_id, deadlines)
 
         try:

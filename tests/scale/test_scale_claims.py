@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event, insert, select, text
 
-from coup.store import Conflict, SqlStore, migrate, onestatement, open_store
+from coup.store import Conflict, SqlStore, migrate, open_store, postgres_move
 from coup.store import processes as db
 from coup.store import schema as s
 
@@ -111,7 +111,7 @@ async def test_a_move_is_one_statement_that_replaces_the_deadlines(
         statements.append(statement)
 
     sent: list[str] = []
-    plain_run = onestatement.run
+    plain_run = postgres_move.run
 
     async def run(driver: Any, params: dict[str, Any]) -> int:
         fetchval = driver.fetchval
@@ -126,7 +126,7 @@ async def test_a_move_is_one_statement_that_replaces_the_deadlines(
 
         return await plain_run(Counting(), params)
 
-    monkeypatch.setattr(onestatement, "run", run)
+    monkeypatch.setattr(postgres_move, "run", run)
 
     assert a.engine is not None
     event.listen(a.engine.sync_engine, "before_cursor_execute", seen)
@@ -140,7 +140,7 @@ async def test_a_move_is_one_statement_that_replaces_the_deadlines(
         await a.append_events(table_id, [move], version=2, deadlines=new)
     finally:
         event.remove(a.engine.sync_engine, "before_cursor_execute", seen)
-    assert statements == [] and sent == [onestatement.POSITIONAL], (statements, sent)
+    assert statements == [] and sent == [postgres_move.POSITIONAL], (statements, sent)
     rows = await _deadline_rows(a, table_id)
     assert rows == {
         1: ("reaction", 2 * 10**15, 15, 1, 1, None),

@@ -17,10 +17,10 @@ import httpx
 import pytest
 
 from coup.review.coach import review
-from coup.server.games import people
+from coup.server.game_run import people
 from coup.server.table import Seat, Table
 from coup.store import SqlStore, open_store
-from coup.store.reviews import ask_review, game_reviews, get_review, take_review
+from coup.store.analyses import ask_review, game_reviews, get_review, take_review
 from tests.server.conftest import postgres_url
 from tools.load.client import SeatClient, create_table, join_table, play_randomly
 from tools.load.fleet import drop_database, fresh_channel, make_database

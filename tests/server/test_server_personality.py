@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from coup.bus.memory import MemoryBus
-from coup.server.games import make_bot
+from coup.server.game_run import make_bot
 from coup.server.hub import Hub
 from coup.server.protocol import ProtocolError
 from coup.server.service import TableService

@@ -16,7 +16,7 @@ import httpx
 
 from coup.review.coach import review
 from coup.review.frames import replay_frames
-from coup.server.review import MAX_RECORD
+from coup.server.after_game import MAX_RECORD
 from tools.load.client import SeatClient, create_table, play_randomly
 
 GOLDEN = Path(__file__).parent.parent / "golden"

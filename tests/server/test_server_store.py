@@ -125,7 +125,7 @@ async def test_table_game_events_chat_deadlines(store: SqlStore) -> None:
 async def test_the_coachs_queue_each_review_taken_once_fenced_and_taken_over_when_stale(
     store: SqlStore,
 ) -> None:
-    from coup.store.reviews import (
+    from coup.store.analyses import (
         STALE_MS,
         ask_review,
         get_review,

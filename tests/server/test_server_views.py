@@ -32,7 +32,7 @@ def test_every_seat_reads_the_engine_view_at_every_move_of_whole_games() -> None
         while True:
             assert game_texts(table, set(SEATS)) == _engine(state)
             if state.history:  # kept for the next move
-                assert table.seen.texts[0][0] == len(state.history)
+                assert table.history_texts.texts[0][0] == len(state.history)
             positions += 1
             if state.over:
                 break

@@ -8,7 +8,7 @@ from coup.rules.views import history_entry
 from coup.server.protocol import dumps
 
 
-class SeenHistory:
+class HistoryTexts:
     """Each viewer's history of a game as JSON, one entry encoded once.
 
     A game's history only grows, and a state is a copy of the one before with its

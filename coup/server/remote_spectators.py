@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 
 @dataclass
-class Watching:
+class RemoteSpectators:
     counts: dict[str, int] = field(default_factory=dict)  # other process -> spectators
     seqs: dict[str, int] = field(default_factory=dict)  # process -> its last sequence number
     heard: dict[str, int] = field(default_factory=dict)  # process -> tick of its last message
