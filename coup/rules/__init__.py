@@ -12,15 +12,8 @@ from .core import CORE  # first: it chooses the compiled or the pure-Python modu
 # isort: split
 from .cards import CHARACTERS, VARIANTS, characters_in, default_copies
 from .moves import IllegalMoveError, InvalidMoveError, Move
-from .records import (
-    FORMAT,
-    InvalidRecordError,
-    Record,
-    commitment,
-    final_state_json,
-    replay,
-    verify,
-)
+from .records import FORMAT, InvalidRecordError, Record, commitment
+from .replays import final_state_json, replay, verify
 from .settings import Deal, Settings, SettingsError, check_deal
 from .state import PHASES, State
 

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from .board import SPECTATOR
-from .state import hidden_from
+from .board import SPECTATOR, Entry, hidden_from
 
 if TYPE_CHECKING:
-    from .state import Entry, State
+    from .board import Board
+    from .moves import Move
 
 _NO_PENDING: Final = ("action", "draft", "allegiance", "over")
 
 
-def build_view(s: State, seat: int | None) -> dict[str, Any]:
+def build_view(s: Board, seat: int | None, legal: list[Move]) -> dict[str, Any]:
+    """What `seat` may know of game `s` (None: a spectator); `legal`: its legal moves now."""
     over = s.phase == "over"
     players = [
         {
@@ -54,7 +55,6 @@ def build_view(s: State, seat: int | None) -> dict[str, Any]:
         "court": list(s.known_court.get(viewer, ())),
         "hands": {str(t): list(c) for (v, t), c in s.known_hands.items() if v == viewer},
     }
-    legal = [str(m) for m in s._legal_for(seat)] if seat is not None and seat in s.waiting else []
     view = {
         "seat": seat,
         "players": players,
@@ -66,7 +66,7 @@ def build_view(s: State, seat: int | None) -> dict[str, Any]:
         "pending": pending,
         "waiting": list(s.waiting),
         "passed": list(s.passed),
-        "legal": legal,
+        "legal": [str(m) for m in legal],
         "private": private,
         "known": known,
         "history": [history_entry(e, seat) for e in s.history],
