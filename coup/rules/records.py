@@ -7,10 +7,10 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .board import Board
+    from .board import Board, Entry
+    from .shapes import Record, RecordMove
 
 FORMAT = "coup-record/1"
-Record = dict[str, Any]
 
 
 class InvalidRecordError(ValueError):
@@ -62,16 +62,16 @@ def commitment(seed: int | str) -> str:
     return hashlib.sha256(str(seed).encode()).hexdigest()
 
 
-def record_moves(history: list[Any], start: int = 0) -> list[dict[str, Any]]:
+def record_moves(history: list[Entry], start: int = 0) -> list[RecordMove]:
     """The record's moves for the history entries from `start` on (`start` where a
     player's own move begins): forced moves that follow a move carry their draws on it."""
-    moves: list[dict[str, Any]] = []
+    moves: list[RecordMove] = []
     for seat, move, forced, draws, _out, _aud in history[start:]:
         if forced:
             if draws and moves:
                 moves[-1].setdefault("draw", []).extend(draws)
             continue
-        entry: dict[str, Any] = {"seat": seat, "move": str(move)}
+        entry: RecordMove = {"seat": seat, "move": str(move)}
         if draws:
             entry["draw"] = list(draws)
         moves.append(entry)
@@ -94,7 +94,6 @@ def write_record(s: Board) -> Record:
 __all__ = [
     "FORMAT",
     "InvalidRecordError",
-    "Record",
     "commitment",
     "read_seed",
     "record_moves",

@@ -3,13 +3,16 @@ fair-shuffle check, and the `coup replay --json` object."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .moves import IllegalMoveError, InvalidMoveError, Move
-from .records import FORMAT, InvalidRecordError, Record, commitment, read_seed
+from .records import FORMAT, InvalidRecordError, commitment, read_seed
 from .settings import SettingsError, check_deal, parse_settings
 from .state import State
+
+if TYPE_CHECKING:
+    from .shapes import FinalPlayer, FinalState
 
 
 def replay(
@@ -74,10 +77,10 @@ def replay(
     return s
 
 
-def final_state_json(s: State) -> dict[str, Any]:
+def final_state_json(s: State) -> FinalState:
     """The `coup replay --json` object (docs/records.md); `reserve` and each player's
     `allegiance` only in Reformation games."""
-    players: list[dict[str, Any]] = [
+    players: list[FinalPlayer] = [
         {
             "seat": i,
             "name": s.names[i],
@@ -88,7 +91,7 @@ def final_state_json(s: State) -> dict[str, Any]:
         }
         for i in range(s.n)
     ]
-    out: dict[str, Any] = {
+    out: FinalState = {
         "over": s.over,
         "winner": s.winner,
         "turn": s.turn,
@@ -104,8 +107,9 @@ def final_state_json(s: State) -> dict[str, Any]:
     return out
 
 
-def verify(record: Record) -> tuple[bool, str]:
-    """Check a record's fair-shuffle commitment: (verified, why).
+def verify(record: Mapping[str, Any]) -> tuple[bool, str]:
+    """Check a record's fair-shuffle commitment: (verified, why). `record` is a
+    `coup-record/1` object as read (a `Record` with the keys a reader ignores).
 
     Verified means: SHA-256(str(seed)) equals the commitment, and replaying from the seed
     alone (ignoring the written deal and pinned draws) gives the same deal and draws.

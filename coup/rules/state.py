@@ -10,17 +10,20 @@ keep `clone()` and random play fast.
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final, overload
 
 from . import rng as _rng
 from .board import _NO_DRAWS
 from .determinize import determinize
 from .legal import legal_moves
 from .moves import IllegalMoveError, Move, as_move
-from .records import Record, write_record
+from .records import write_record
 from .settings import Deal, Settings, deal_from_seed
 from .turn import ALLEGIANCE, OVER, PHASES, Turn
 from .views import build_view
+
+if TYPE_CHECKING:
+    from .shapes import AnyView, Record, SeatView, SpectatorView
 
 #: A seat's legal moves when it is not waiting (never changed).
 _NO_MOVES: Final[list[Move]] = []
@@ -131,7 +134,13 @@ class State(Turn):
         self._legal_seat, self._legal = seat, moves
         return moves
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    @overload
+    def view(self, seat: int) -> SeatView: ...
+    @overload
+    def view(self, seat: None = None) -> SpectatorView: ...
+    @overload
+    def view(self, seat: int | None) -> AnyView: ...
+    def view(self, seat: int | None = None) -> AnyView:
         """What `seat` may know, JSON-ready (None: a spectator). See docs/engine.md."""
         legal = self._legal_for(seat) if seat is not None and seat in self.waiting else _NO_MOVES
         return build_view(self, seat, legal)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import coup
 from coup.rules.records import record_moves
@@ -119,7 +119,7 @@ class Dealer:
                 raise ProtocolError("invalid_move", str(exc)) from None
             except ValueError as exc:
                 raise ProtocolError("illegal_move", str(exc)) from None
-            new_moves = record_moves(state.history, start)
+            new_moves: list[dict[str, Any]] = [{**m} for m in record_moves(state.history, start)]
             now = now_ms()
             step = len(run.state.view(None)["history"]) if timeout else None
             events = [
