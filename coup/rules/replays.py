@@ -16,13 +16,14 @@ if TYPE_CHECKING:
 
 
 def replay(
-    record: Any,
+    record: object,
     *,
     use_deal: bool = True,
     use_draws: bool = True,
     observe: Callable[[State], None] | None = None,
 ) -> State:
     """The state after a record's last move; raises InvalidRecordError saying why not.
+    `record` is a `Record` as read (from JSON, say): anything else is refused, as it says.
 
     `use_deal` / `use_draws` False ignore the record's deal / pinned draws and take them
     from the seed instead (how a fair-shuffle record is verified). `observe` is called
