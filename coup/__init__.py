@@ -13,8 +13,10 @@ from coup.rules import (
     InvalidRecordError,
     Move,
     Record,
+    SeatView,
     Settings,
     SettingsError,
+    SpectatorView,
     State,
     commitment,
     final_state_json,
@@ -28,6 +30,6 @@ __version__ = "0.1.0"
 __all__ = [
     "CHARACTERS", "FORMAT", "PHASES", "VARIANTS",
     "Deal", "IllegalMoveError", "InvalidMoveError", "InvalidRecordError", "Move", "Record",
-    "Settings", "SettingsError", "State",
+    "SeatView", "Settings", "SettingsError", "SpectatorView", "State",
     "commitment", "final_state_json", "new_game", "replay", "verify",
 ]  # fmt: skip

@@ -50,7 +50,7 @@ def play_on(state: coup.State, seat: int, move: str, specs: list[str], seed: int
 
 
 def check(games: int, specs: list[str], playouts: int, sample: int, seed: int) -> dict[str, Any]:
-    flagged: list[tuple[dict[str, Any], int, dict[str, Any]]] = []
+    flagged: list[tuple[coup.Record, int, dict[str, Any]]] = []
     timings: list[dict[str, Any]] = []
     for g in range(games):
         result = play_game(specs, deal_seed=seed + g, bot_seed=seed + 1000 + g, keep_record=True)

@@ -1,9 +1,10 @@
 """Bots: players that see only a seat's view.
 
-Every bot has a ``name`` and one method, ``choose(state, seat) -> Move``. A bot may only
-call ``state.view(seat)``, ``state.legal(seat)`` and ``state.determinize(seat, rng)`` (and
-then anything on the determinized copy), so it never learns what its seat may not know.
-It always returns one of ``state.legal(seat)``.
+Every bot has a ``name`` and one method, ``choose(state, seat) -> Move``. ``state`` is a
+``SeatWindow`` (window.py): a bot may only call ``state.view(seat)``, ``state.legal(seat)``
+and ``state.determinize(seat, rng)`` (and then anything on the determinized copy), so it
+never learns what its seat may not know; mypy refuses anything else. It always returns one
+of ``state.legal(seat)``.
 
 ```python
 from coup import bots
@@ -21,7 +22,8 @@ import importlib
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from coup import Move, State
+    from coup import Move
+    from coup.bots.window import SeatWindow
 
 __all__ = ["LEVELS", "NAMES", "PERSONALITIES", "STYLES", "Bot", "for_level", "make"]
 
@@ -29,7 +31,7 @@ __all__ = ["LEVELS", "NAMES", "PERSONALITIES", "STYLES", "Bot", "for_level", "ma
 class Bot(Protocol):
     name: str
 
-    def choose(self, state: State, seat: int) -> Move: ...
+    def choose(self, state: SeatWindow, seat: int) -> Move: ...
 
 
 #: bot name -> (module, class); modules are imported on first use.

@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 from coup.bots.knowledge import NO_DUKE, Knowledge
 
 if TYPE_CHECKING:
-    from coup import Move, State
+    from coup import Move
+    from coup.bots.window import SeatWindow
 
 __all__ = ["DEFAULT_BUDGET", "Analysis", "ClaimBelief", "MoveChance", "analyse"]
 
@@ -97,7 +98,9 @@ class Analysis:
         }
 
 
-def analyse(state: State, seat: int, *, seed: int = 0, budget: int = DEFAULT_BUDGET) -> Analysis:
+def analyse(
+    state: SeatWindow, seat: int, *, seed: int = 0, budget: int = DEFAULT_BUDGET
+) -> Analysis:
     """The hard bot's analysis of ``seat``'s decision now, from ``seat``'s view only.
 
     ``moves`` holds every legal move with its estimated win chance, all played in the

@@ -12,6 +12,7 @@ from typing import Any
 
 import coup
 from coup import bots as bots_module
+from coup.rules import Record
 
 #: A game still running after this many decisions is stopped and scored as unfinished.
 MAX_DECISIONS = 5000
@@ -27,7 +28,7 @@ class GameResult:
     times: list[list[float]] = field(default_factory=list)  # decision seconds, per seat
     cpu: list[list[float]] = field(default_factory=list)  # the same in CPU seconds
     decisions: int = 0
-    record: dict[str, Any] | None = None
+    record: Record | None = None
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:

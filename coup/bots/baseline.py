@@ -6,7 +6,8 @@ import random
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from coup import Move, State
+    from coup import Move
+    from coup.bots.window import SeatWindow
 
 
 class RandomBot:
@@ -18,7 +19,7 @@ class RandomBot:
         """`rng`: a generator to draw from instead of one of its own (`seed` is unused)."""
         self.rng = rng if rng is not None else random.Random(seed)
 
-    def choose(self, state: State, seat: int) -> Move:
+    def choose(self, state: SeatWindow, seat: int) -> Move:
         moves = state.legal(seat)
         if not moves:
             raise ValueError(f"seat {seat} has no legal move now")

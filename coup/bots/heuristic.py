@@ -12,7 +12,7 @@ before it challenges or bluffs.
 from __future__ import annotations
 
 from coup.bots.honest import HonestBot
-from coup.bots.knowledge import NO_DUKE, Knowledge, blockers_of, claim_of
+from coup.bots.knowledge import NO_DUKE, NO_PENDING, Knowledge, blockers_of, claim_of
 from coup.bots.reformation import reformation_action
 
 
@@ -130,7 +130,7 @@ class HeuristicBot(HonestBot):
 
     # -- reactions -----------------------------------------------------------------------
     def react(self, know: Knowledge, legal: list[str]) -> str:
-        pending = know.pending or {}
+        pending = know.pending or NO_PENDING
         action = str(pending.get("action") or "")
         block = pending.get("block")
         claimant, claim = self.open_claim(know)
@@ -161,7 +161,7 @@ class HeuristicBot(HonestBot):
 
     def against_me(self, know: Knowledge) -> bool:
         """Is the claim open to challenge aimed at this seat?"""
-        pending = know.pending or {}
+        pending = know.pending or NO_PENDING
         block = pending.get("block")
         if len(know.opponents()) == 1:
             return True
@@ -170,7 +170,7 @@ class HeuristicBot(HonestBot):
         return pending.get("target") == know.seat
 
     def block_bluff(self, know: Knowledge, action: str, legal: list[str]) -> str | None:
-        pending = know.pending or {}
+        pending = know.pending or NO_PENDING
         last_card = know.influence(know.seat) == 1 and not know.all_visible("contessa")
         aimed = action == "assassinate" and pending.get("target") == know.seat
         if aimed and last_card and "block contessa" in legal:
@@ -199,7 +199,7 @@ class HeuristicBot(HonestBot):
 
     def race_lost_unless_challenged(self, know: Knowledge, claimant: int, claim: str) -> bool:
         """In a duel: letting this claim stand loses the greedy race."""
-        pending = know.pending or {}
+        pending = know.pending or NO_PENDING
         theirs = (know.claims(claimant) - know.caught(claimant)) | {claim}
         coins = know.coins_of(claimant)
         if pending.get("action") == "tax" and not pending.get("block"):

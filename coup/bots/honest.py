@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from coup.bots.knowledge import NO_DUKE, Knowledge, blockers_of, claim_of
+from coup.bots.knowledge import NO_DUKE, NO_PENDING, Knowledge, blockers_of, claim_of
 
 if TYPE_CHECKING:
-    from coup import Move, State
+    from coup import Move
+    from coup.bots.window import SeatWindow
 
 
 class HonestBot:
@@ -19,7 +20,7 @@ class HonestBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state: State, seat: int) -> Move:
+    def choose(self, state: SeatWindow, seat: int) -> Move:
         legal = state.legal(seat)
         if not legal:
             raise ValueError(f"seat {seat} has no legal move now")
@@ -54,8 +55,8 @@ class HonestBot:
             shows = [m.split()[1] for m in legal if m.startswith("show ")]
             return f"show {know.worst(shows)}" if shows else legal[0]
         if phase == "examine":
-            shown = (know.view.get("private") or {}).get("shown") or {}
-            card = shown.get("card")
+            shown = know.view.get("private", {}).get("shown")
+            card = shown["card"] if shown else None
             if card and "swap" in legal and know.value(card) >= 4.0:
                 return "swap"
             return "return" if "return" in legal else legal[0]
@@ -105,7 +106,7 @@ class HonestBot:
 
     # -- reactions -----------------------------------------------------------------------
     def react(self, know: Knowledge, legal: list[str]) -> str:
-        pending = know.pending or {}
+        pending = know.pending or NO_PENDING
         block = pending.get("block")
         if "challenge" in legal:
             claimant, claim = self.open_claim(know)
@@ -120,7 +121,7 @@ class HonestBot:
     @staticmethod
     def open_claim(know: Knowledge) -> tuple[int | None, str | None]:
         """The claim a challenge would now be against: the block's, else the action's."""
-        pending = know.pending or {}
+        pending = know.pending or NO_PENDING
         block = pending.get("block")
         if block:
             return int(block["seat"]), str(block["claim"])
@@ -130,7 +131,7 @@ class HonestBot:
 
     @staticmethod
     def challenged_claim(know: Knowledge) -> str | None:
-        pending = know.pending or {}
+        pending = know.pending or NO_PENDING
         block = pending.get("block")
         if block and block.get("seat") == know.seat:
             return str(block["claim"])

@@ -6,8 +6,13 @@ Bots share this reading of ``state.view(seat)``; nothing here looks at hidden st
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from coup.rules.shapes import HistoryEntry, Pending, PlayerView, SeatView
 
 #: The character each claimed action names (the exchange/examine pair depends on the game).
 ACTION_CLAIMS: dict[str, str] = {"tax": "duke", "assassinate": "assassin", "steal": "captain"}
@@ -17,6 +22,9 @@ ACTIONS = frozenset(
         "convert", "embezzle",
     }
 )  # fmt: skip
+#: `know.pending or NO_PENDING` reads every field of the action under way as None when
+#: there is none.
+NO_PENDING: Mapping[str, Any] = MappingProxyType({})
 #: What an embezzlement claims (Reformation): holding no Duke.
 NO_DUKE = "no_duke"
 #: Odds of a claim when the claimant lacks the character, against when it holds it.
@@ -93,7 +101,7 @@ class SeatRecord:
 class Knowledge:
     """A seat's reading of its view."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: SeatView) -> None:
         self.view = view
         self.seat: int = view["seat"]
         settings = view["settings"]
@@ -107,7 +115,7 @@ class Knowledge:
             "inquisitor" if self.variant == "inquisitor" else "ambassador",
             "contessa",
         )
-        self.players: list[dict[str, Any]] = view["players"]
+        self.players: list[PlayerView] = view["players"]
         # Reformation: the Treasury Reserve and each seat's allegiance.
         self.reformation: bool = bool(settings.get("reformation"))
         self.reserve: int = int(view.get("reserve") or 0)
@@ -115,7 +123,7 @@ class Knowledge:
         me = self.players[self.seat]
         self.cards: list[str] = list(me["cards"] or [])
         self.coins: int = me["coins"]
-        self.pending: dict[str, Any] | None = view.get("pending")
+        self.pending: Pending | None = view.get("pending")
         self.phase: str = view["phase"]
         known = view.get("known") or {}
         self.known_court: list[str] = list(known.get("court") or [])
@@ -179,7 +187,7 @@ class Knowledge:
         return self.unseen(character, holder=seat) == 0
 
     # -- the history ---------------------------------------------------------------------
-    def _read_history(self, history: list[dict[str, Any]]) -> None:
+    def _read_history(self, history: list[HistoryEntry]) -> None:
         claim: tuple[int, str] | None = None  # the claim currently open to challenge
         challenged: tuple[int, str] | None = None
         action: str | None = None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from coup.bots.heuristic import HeuristicBot
-from coup.bots.knowledge import Knowledge, blockers_of, claim_of
+from coup.bots.knowledge import NO_PENDING, Knowledge, blockers_of, claim_of
 
 #: Moves that hurt their target (a grudge is held against whoever made one at you).
 ATTACKS = frozenset({"coup", "assassinate", "steal", "examine"})
@@ -169,7 +169,9 @@ class PersonalityBot(HeuristicBot):
             return None
         if self.rng.random() >= self.style.block_bluff:
             last_card = know.influence(know.seat) == 1 and not know.all_visible("contessa")
-            aimed = action == "assassinate" and (know.pending or {}).get("target") == know.seat
+            aimed = (
+                action == "assassinate" and (know.pending or NO_PENDING).get("target") == know.seat
+            )
             if aimed and last_card and "block contessa" in legal:
                 return "block contessa"
             return None

@@ -12,14 +12,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from coup.bots.heuristic import HeuristicBot
     from coup.bots.knowledge import Knowledge
 
 
-def reformation_action(bot: HeuristicBot, know: Knowledge, legal: list[str]) -> str | None:
+class Claimant(Protocol):
+    """What this play asks of the bot: would it claim a character now (held or bluffed)?"""
+
+    def can_claim(self, know: Knowledge, character: str) -> bool: ...
+
+
+def reformation_action(bot: Claimant, know: Knowledge, legal: list[str]) -> str | None:
     """A conversion or an embezzlement when one suits the heuristic now, else None."""
     if not know.reformation:
         return None

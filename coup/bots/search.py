@@ -34,6 +34,7 @@ from coup.bots.worlds import draft_prior, resample
 
 if TYPE_CHECKING:
     from coup import Move, State
+    from coup.bots.window import SeatWindow
 
 #: The budget per decision in playout steps (one engine move each): p95 ~55 ms of CPU here on
 #: the compiled rules core (~1.8x that on the pure one: docs/bench.md). 25,000 since
@@ -122,7 +123,7 @@ class SearchBot:
             self.guide = PersonalityBot(seed=guide_seed, personality=personality)
             self.name = f"hard:{personality}"
 
-    def choose(self, state: State, seat: int) -> Move:
+    def choose(self, state: SeatWindow, seat: int) -> Move:
         legal = state.legal(seat)
         if not legal:
             raise ValueError(f"seat {seat} has no legal move now")
@@ -144,7 +145,7 @@ class SearchBot:
         worlds: list[State],
         legal: list[Move],
         guess: Move,
-        state: State | None = None,
+        state: SeatWindow | None = None,
     ) -> list[Move]:
         """Drop a challenge unless the belief gives the claim a fair chance of being a lie
         (with ``recheck``, a fair chance in a pool of that many times more worlds too: the
@@ -245,13 +246,15 @@ class SearchBot:
         return max(doubts_me, self.doubt_spite * spite)
 
     # -- belief --------------------------------------------------------------------------
-    def sample_worlds(self, state: State, seat: int, know: Knowledge, count: int) -> list[State]:
+    def sample_worlds(
+        self, state: SeatWindow, seat: int, know: Knowledge, count: int
+    ) -> list[State]:
         """Worlds drawn from the view, resampled by how well they explain the history."""
         pool, weights = self.weigh_worlds(state, seat, know, count * self.oversample)
         return resample(pool, weights, count, self.rng)
 
     def weigh_worlds(
-        self, state: State, seat: int, know: Knowledge, count: int
+        self, state: SeatWindow, seat: int, know: Knowledge, count: int
     ) -> tuple[list[State], list[float]]:
         """``count`` worlds drawn from the view, each with its belief weight (how well the
         hidden hands explain what their holders claimed, blocked and passed up)."""

@@ -13,10 +13,12 @@ habit that names it. The hard bot was never tuned against them.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from coup import Move, State
+    from coup import Move
+    from coup.bots.window import SeatWindow
+    from coup.rules.shapes import SeatView
 
 #: Cards it would rather keep, best first (it loses and gives back from the end).
 PREFERENCE = ("duke", "assassin", "captain", "contessa", "inquisitor", "ambassador")
@@ -35,7 +37,7 @@ class PlainBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state: State, seat: int) -> Move:
+    def choose(self, state: SeatWindow, seat: int) -> Move:
         legal = state.legal(seat)
         if not legal:
             raise ValueError(f"seat {seat} has no legal move now")
@@ -44,7 +46,7 @@ class PlainBot:
         pick = self.pick(view, view["players"][seat]["cards"] or [], texts)
         return legal[texts.index(pick)] if pick in texts else legal[0]
 
-    def pick(self, view: dict[str, Any], hand: list[str], legal: list[str]) -> str:
+    def pick(self, view: SeatView, hand: list[str], legal: list[str]) -> str:
         phase = view["phase"]
         if phase == "action":
             return self.action(view, hand, legal)
@@ -61,7 +63,8 @@ class PlainBot:
                 key=lambda m: sorted(_rank(c) for c in m.split()[1:]),
             )
         if phase == "examine":  # an examined Duke, Assassin or Captain is sent back
-            card = ((view.get("private") or {}).get("shown") or {}).get("card")
+            shown = view.get("private", {}).get("shown")
+            card = shown["card"] if shown else None
             return "swap" if card in PREFERENCE[:3] else "return"
         if phase == "draft":
             return min((m for m in legal if m.startswith("draft ")), key=lambda m: _rank(m[6:]))
@@ -73,7 +76,7 @@ class PlainBot:
         return max(legal, key=lambda m: _rank(m.split()[-1]))
 
     # -- its turn ---------------------------------------------------------------------
-    def action(self, view: dict[str, Any], hand: list[str], legal: list[str]) -> str:
+    def action(self, view: SeatView, hand: list[str], legal: list[str]) -> str:
         me = view["players"][view["seat"]]
         others = [p for p in view["players"] if p["alive"] and p["seat"] != view["seat"]]
         strongest = max(others, key=lambda p: (p["influence"], p["coins"]))["seat"]
@@ -92,7 +95,7 @@ class PlainBot:
         return "foreign_aid" if "foreign_aid" in legal else legal[0]
 
     # -- other players' turns --------------------------------------------------------
-    def reaction(self, view: dict[str, Any], hand: list[str], legal: list[str]) -> str:
+    def reaction(self, view: SeatView, hand: list[str], legal: list[str]) -> str:
         if self.challenges(view) and "challenge" in legal:
             return "challenge"
         for move in legal:
@@ -100,7 +103,7 @@ class PlainBot:
                 return move
         return "pass"
 
-    def challenges(self, view: dict[str, Any]) -> bool:
+    def challenges(self, view: SeatView) -> bool:
         return False
 
 
@@ -111,20 +114,20 @@ class NeverChallengeBot(PlainBot):
 class ChallengeAllBot(PlainBot):
     name = "challenge-all"
 
-    def challenges(self, view: dict[str, Any]) -> bool:
+    def challenges(self, view: SeatView) -> bool:
         return True
 
 
 class DukeEveryTurnBot(PlainBot):
     name = "duke-every-turn"
 
-    def action(self, view: dict[str, Any], hand: list[str], legal: list[str]) -> str:
+    def action(self, view: SeatView, hand: list[str], legal: list[str]) -> str:
         coups = [m for m in legal if m.startswith("coup ")]
         if coups:
             return super().action(view, hand, legal)
         return "tax"
 
-    def reaction(self, view: dict[str, Any], hand: list[str], legal: list[str]) -> str:
+    def reaction(self, view: SeatView, hand: list[str], legal: list[str]) -> str:
         if "block duke" in legal:
             return "block duke"
         return super().reaction(view, hand, legal)

@@ -16,7 +16,10 @@ bot's playouts let each seat hit back and doubt in proportion to that evidence.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from coup.rules.shapes import SeatView
 
 #: The rules of thumb: a key to maximise over the candidate victims, or "grudge" (the
 #: last seat that attacked it: aimed an attack at it or challenged it and won; else the
@@ -139,7 +142,7 @@ def victim(habit: str, ledger: Ledger, seat: int, victims: list[int]) -> set[int
     return {s for s in victims if key(habit, coins[s], influence[s]) == best}
 
 
-def habits(view: dict[str, Any]) -> dict[int, str]:
+def habits(view: SeatView) -> dict[int, str]:
     """Each opponent's attack habit, for those whose choices of victim show one."""
     return read_table(view).habits
 
@@ -183,7 +186,7 @@ def _shrunk(hits: list[int], chances: list[int], seat: int, prior: float, weight
     return (got + weight * prior) / (seen + weight)
 
 
-def read_table(view: dict[str, Any]) -> Table:
+def read_table(view: SeatView) -> Table:
     """Replay the public history: each opponent's attack habit, whom each seat last saw
     attack it, and how each seat's grudges showed in its attacks and challenges."""
     players = view["players"]

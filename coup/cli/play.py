@@ -21,22 +21,21 @@ import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
 import coup
 from coup.cli import play_screen
 
+if TYPE_CHECKING:
+    from coup.bots import Bot
+    from coup.bots.window import SeatWindow
+    from coup.rules import SeatView
+
 BOT_NAMES = ("Ada", "Bashir", "Chen", "Dara", "Emil", "Farah", "Goran", "Hana", "Ines", "Jomo")
 #: The bots we would rather play against, best first.
 PREFERENCE = ("search", "heuristic", "honest", "random")
-
-
-class Bot(Protocol):
-    name: str
-
-    def choose(self, state: coup.State, seat: int) -> coup.Move: ...
 
 
 class RandomLegal:
@@ -47,7 +46,7 @@ class RandomLegal:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state: coup.State, seat: int) -> coup.Move:
+    def choose(self, state: SeatWindow, seat: int) -> coup.Move:
         return self.rng.choice(state.legal(seat))
 
 
@@ -226,7 +225,7 @@ class Game:
             move = None
         return move if move in legal else random.choice(legal)
 
-    def show(self) -> dict[str, Any]:
+    def show(self) -> SeatView:
         view = self.state.view(self.me)
         history = view["history"]
         log, fresh = play_screen.grouped_log(

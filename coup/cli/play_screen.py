@@ -6,15 +6,16 @@ itself, so the screen cannot show a bot's hidden cards while the game is on.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-View = dict[str, Any]
+if TYPE_CHECKING:
+    from coup.rules.shapes import HistoryEntry, SeatView
 
 LOG_LINES = 14
 
@@ -27,7 +28,7 @@ def cards_text(cards: Sequence[str]) -> str:
     return ", ".join(title(c) for c in cards) if cards else "—"
 
 
-def narrate(history: list[dict[str, Any]], names: Sequence[str], variant: str) -> list[str]:
+def narrate(history: list[HistoryEntry], names: Sequence[str], variant: str) -> list[str]:
     """The log in words: the engine's narrator if present, else a plain fallback."""
     try:
         from coup.rules import narrate as engine_narrate
@@ -39,7 +40,7 @@ def narrate(history: list[dict[str, Any]], names: Sequence[str], variant: str) -
 
 
 def grouped_log(
-    history: list[dict[str, Any]], names: Sequence[str], variant: str, seen: int
+    history: list[HistoryEntry], names: Sequence[str], variant: str, seen: int
 ) -> tuple[list[str], int]:
     """(lines, fresh): the log in words with runs of passes told in one line ("Ada, Chen
     and Dara let it pass."); `fresh` counts the lines with entries from `seen` on."""
@@ -69,16 +70,16 @@ def grouped_log(
     return lines, fresh
 
 
-def _is_pass(entry: dict[str, Any]) -> bool:
+def _is_pass(entry: HistoryEntry) -> bool:
     return entry.get("move") == "pass" and not entry.get("forced")
 
 
-def _rest(sentence: str, entry: dict[str, Any], names: Sequence[str]) -> str | None:
+def _rest(sentence: str, entry: HistoryEntry, names: Sequence[str]) -> str | None:
     name = names[entry["seat"]] + " "
     return sentence[len(name) :] if sentence.startswith(name) else None
 
 
-def _plain(entry: dict[str, Any], names: Sequence[str]) -> str:
+def _plain(entry: HistoryEntry, names: Sequence[str]) -> str:
     seat = entry.get("seat")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
     line = f"{who}: {entry.get('move')}"
@@ -88,11 +89,11 @@ def _plain(entry: dict[str, Any], names: Sequence[str]) -> str:
 
 
 # ---------------------------------------------------------------- describing moves
-def describe_move(move: str, view: View, names: Sequence[str]) -> str:
+def describe_move(move: str, view: SeatView, names: Sequence[str]) -> str:
     """A short explanation of one of the viewer's legal moves, in Coup's words."""
     verb, _, arg = move.partition(" ")
     variant = view["settings"]["characters"]
-    pending = view.get("pending") or {}
+    pending: Mapping[str, Any] = view["pending"] or {}
 
     def name(seat_text: str | int | None) -> str:
         try:
@@ -146,11 +147,12 @@ def describe_move(move: str, view: View, names: Sequence[str]) -> str:
     return move
 
 
-def describe_pending(view: View, names: Sequence[str]) -> str:
+def describe_pending(view: SeatView, names: Sequence[str]) -> str:
     """One line: whose move it is and the claim under way."""
     phase = view["phase"]
-    if phase == "over":
-        return f"The game is over: {names[view['winner']]} wins."
+    winner = view["winner"]
+    if phase == "over" and winner is not None:  # a game over has a winner
+        return f"The game is over: {names[winner]} wins."
     me = view["seat"]
     waiting = ", ".join("you" if s == me else names[s] for s in view["waiting"]) or "nobody"
     if phase == "draft":
@@ -159,7 +161,7 @@ def describe_pending(view: View, names: Sequence[str]) -> str:
         if view["turn"] == me:
             return "Your turn: choose an action."
         return f"{names[view['turn']]}'s turn: choose an action."
-    p = view["pending"] or {}
+    p: Mapping[str, Any] = view["pending"] or {}
     actor = names[p["actor"]] if p.get("actor") is not None else "?"
     target = names[p["target"]] if p.get("target") is not None else "?"
     action = _PENDING.get(str(p.get("action")), str(p.get("action"))).format(target=target)
@@ -204,7 +206,7 @@ _PENDING = {
 
 
 # ---------------------------------------------------------------- the screen
-def table_of_players(view: View, names: Sequence[str]) -> Table:
+def table_of_players(view: SeatView, names: Sequence[str]) -> Table:
     me = view["seat"]
     over = view["over"]
     grid = Table(box=None, pad_edge=False, show_edge=False, expand=False)
@@ -245,7 +247,7 @@ def table_of_players(view: View, names: Sequence[str]) -> Table:
     return grid
 
 
-def screen(view: View, names: Sequence[str], log: list[str], fresh: int = 0) -> Panel:
+def screen(view: SeatView, names: Sequence[str], log: list[str], fresh: int = 0) -> Panel:
     """The whole table; the last `fresh` log lines (new since the viewer's last move) are
     always shown, in bold."""
     variant = view["settings"]["characters"]
@@ -280,7 +282,7 @@ def screen(view: View, names: Sequence[str], log: list[str], fresh: int = 0) -> 
     return Panel(Group(*parts), title="Coup", title_align="left")
 
 
-def moves_menu(view: View, names: Sequence[str]) -> Table:
+def moves_menu(view: SeatView, names: Sequence[str]) -> Table:
     menu = Table(box=None, show_header=False, pad_edge=False)
     menu.add_column(justify="right", style="bold")
     menu.add_column()
@@ -290,11 +292,13 @@ def moves_menu(view: View, names: Sequence[str]) -> Table:
     return menu
 
 
-def final_screen(console: Console, view: View, names: Sequence[str]) -> None:
+def final_screen(console: Console, view: SeatView, names: Sequence[str]) -> None:
     """The winner and every card, from the (game over) view, which shows all hands."""
     winner = view["winner"]
     me = view["seat"]
-    headline = "You win!" if winner == me else f"{names[winner]} wins."
+    headline = (
+        "You win!" if winner == me else f"{'Nobody' if winner is None else names[winner]} wins."
+    )
     console.print(Text(headline, style="bold green" if winner == me else "bold"))
     cards = Table(title="All cards", title_justify="left")
     cards.add_column("seat", justify="right")

@@ -283,7 +283,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self._live()
         return self._solo.action_masks()  # type: ignore[no-any-return]
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> coup.SeatView:
         """The agent's view as a JSON-ready dict (for people and language-model agents)."""
         return self._live().view(self.seat)
 

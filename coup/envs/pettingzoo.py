@@ -235,7 +235,7 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         """The legal-action mask of `agent` (int8, 1 = legal)."""
         return _frombuffer(self._legal_mask(self._live(), self.agent_seat[agent]), _INT8)
 
-    def view(self, agent: str) -> dict[str, Any]:
+    def view(self, agent: str) -> coup.SeatView:
         """`agent`'s view of the game as a JSON-ready dict (see docs/engine.md)."""
         return self._live().view(self.agent_seat[agent])
 

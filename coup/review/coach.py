@@ -2,7 +2,7 @@
 
 `review(record, seat)` replays the record and, before each recorded move of ``seat``
 that was a real choice, asks the hard bot's analysis (`coup.bots.analysis.analyse`)
-— through a `SeatWindow` on that seat's view as it was then, never the revealed hands —
+— through a `GuardedWindow` on that seat's view as it was then, never the revealed hands —
 for the win chance of each legal move, the move it prefers and, for a reaction, its
 belief that the claim was a bluff. A move whose estimated win chance is more than
 ``MARGIN`` below the preferred move's is a mistake; the preferred move is the
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from coup.bots.analysis import DEFAULT_BUDGET, analyse
-from coup.bots.window import SeatWindow
+from coup.bots.window import GuardedWindow
 from coup.review.walk import Walk, walk
 
 FORMAT = "coup-coach/1"
@@ -89,8 +89,8 @@ def note(w: Walk, seat: int, k: int, *, seed: int, budget: int) -> dict[str, Any
     """The coach's note on recorded move ``k`` (made by ``seat``)."""
     state = w.states[k]
     played = str(w.final.history[w.starts[k]][1])
-    window = SeatWindow(state, seat, "the coach")
-    a = analyse(window, seat, seed=decision_seed(seed, k), budget=budget)  # type: ignore[arg-type]
+    window = GuardedWindow(state, seat, "the coach")
+    a = analyse(window, seat, seed=decision_seed(seed, k), budget=budget)
     best_win, played_win = a.win(a.best), a.win(played)
     out: dict[str, Any] = {
         "index": k,

@@ -48,7 +48,7 @@ def frame(s: State) -> dict[str, Any]:
     view = s.view(None)
     for player in view["players"]:
         player["cards"] = sorted(s.hands[player["seat"]])
-    out = {
+    out: dict[str, Any] = {
         key: view[key]
         for key in ("players", "treasury", "court", "turn", "phase", "pending", "waiting")
     }

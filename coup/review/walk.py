@@ -7,9 +7,13 @@ record gets the same one-line reason everywhere (`coup replay`, `coup review`, t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coup.rules import State, replay
+
+if TYPE_CHECKING:
+    from coup.rules.board import Entry
+    from coup.rules.shapes import HistoryEntry
 
 
 @dataclass
@@ -46,10 +50,10 @@ def walk(record: Any) -> Walk:
     return Walk(states, [len(s.history) for s in states])
 
 
-def history_entry(entry: tuple[Any, ...]) -> dict[str, Any]:
+def history_entry(entry: Entry) -> HistoryEntry:
     """A state's history entry as JSON, every argument shown (the game is over)."""
     seat, move, forced, _draws, out, _audience = entry
-    out_entry: dict[str, Any] = {"seat": seat, "move": str(move)}
+    out_entry: HistoryEntry = {"seat": seat, "move": str(move)}
     if forced:
         out_entry["forced"] = True
     if out:

@@ -1,5 +1,6 @@
 """coup.rules — the pure game core: cards, settings and deal, moves and notation, the state
-machine, legal moves, per-seat views, records and replay. Standard library only."""
+machine, legal moves, per-seat views, records and replay. Standard library only.
+The shapes of views and records are TypedDicts (`shapes.py`): plain dicts at run time."""
 
 from __future__ import annotations
 
@@ -12,16 +13,10 @@ from .core import CORE  # first: it chooses the compiled or the pure-Python modu
 # isort: split
 from .cards import CHARACTERS, VARIANTS, characters_in, default_copies
 from .moves import IllegalMoveError, InvalidMoveError, Move
-from .records import (
-    FORMAT,
-    InvalidRecordError,
-    Record,
-    commitment,
-    final_state_json,
-    replay,
-    verify,
-)
+from .records import FORMAT, InvalidRecordError, commitment
+from .replays import final_state_json, replay, verify
 from .settings import Deal, Settings, SettingsError, check_deal
+from .shapes import FinalState, Record, SeatView, SpectatorView
 from .state import PHASES, State
 
 
@@ -79,13 +74,16 @@ __all__ = [
     "PHASES",
     "VARIANTS",
     "Deal",
+    "FinalState",
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidRecordError",
     "Move",
     "Record",
+    "SeatView",
     "Settings",
     "SettingsError",
+    "SpectatorView",
     "State",
     "characters_in",
     "check_deal",

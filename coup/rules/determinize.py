@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TypeVar
 
-from .board import SPECTATOR
+from .board import SPECTATOR, Board, Entry, hidden_from
 from .cards import DUKE
 from .moves import Move
 from .reformation import lacks_duke
-from .state import Entry, hidden_from
 
-if TYPE_CHECKING:
-    from .state import State
+#: A world is of the game's own class (`State`): a fresh copy made by its `clone`, redrawn.
+World = TypeVar("World", bound=Board)
 
 
 #: Draws of a world before giving up on a "no Duke" fact (the true world keeps it, so each
@@ -31,20 +31,22 @@ if TYPE_CHECKING:
 _TRIES = 200
 
 
-def determinize(s: State, seat: int | None, rng: random.Random) -> State:
+def determinize(
+    s: Board, seat: int | None, rng: random.Random, clone: Callable[[], World]
+) -> World:
+    """A world for `seat`: a copy made by `clone` (of `s`) whose hidden cards are redrawn."""
     lacking = lacks_duke(s) if s.reformation else None
-    world = _world(s, seat, rng)
+    world = _world(s, seat, rng, clone())
     if lacking is None or lacking == seat:
         return world
     for _ in range(_TRIES):
         if DUKE not in world.hands[lacking]:
             break
-        world = _world(s, seat, rng)
+        world = _world(s, seat, rng, clone())
     return world
 
 
-def _world(s: State, seat: int | None, rng: random.Random) -> State:
-    c = s.clone()
+def _world(s: Board, seat: int | None, rng: random.Random, c: World) -> World:
     c.determinized = True
     n = s.n
     seen_exchange = s.phase == "exchange" and seat == s.actor
@@ -116,7 +118,7 @@ def _world(s: State, seat: int | None, rng: random.Random) -> State:
 
 
 def _universe(
-    s: State, seat: int | None, fixed: Counter[str], rng: random.Random
+    s: Board, seat: int | None, fixed: Counter[str], rng: random.Random
 ) -> tuple[Counter[str], list[str]]:
     """The multiset of cards in play, as far as `seat` knows it, and the guessed picks."""
     if not s.settings.draft:

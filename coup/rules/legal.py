@@ -11,7 +11,7 @@ from .moves import Move
 from .reformation import CONVERT_OTHER_COST, CONVERT_SELF_COST, may_oppose
 
 if TYPE_CHECKING:
-    from .state import State
+    from .board import Board
 
 # The moves, made once (`Final`: a compiled core reads them without a dictionary look-up).
 MAX_SEATS: Final = 10
@@ -57,7 +57,7 @@ def _distinct(cards: tuple[str, ...], table: dict[str, Move]) -> list[Move]:
     return [table[c] for c in dict.fromkeys(cards)]
 
 
-def legal_moves(s: State, seat: int) -> list[Move]:
+def legal_moves(s: Board, seat: int) -> list[Move]:
     """Moves for a seat known to be in `s.waiting`."""
     phase = s.phase
     if phase == "action":
@@ -94,7 +94,7 @@ def legal_moves(s: State, seat: int) -> list[Move]:
     return []
 
 
-def _actions(s: State, seat: int) -> list[Move]:
+def _actions(s: Board, seat: int) -> list[Move]:
     if s.reformation:
         return _reformation_actions(s, seat)
     n, alive = s.n, s.alive_flags
@@ -130,7 +130,7 @@ def _action_list(variant: str, targets: list[int], coins: int) -> list[Move]:
     return moves
 
 
-def _reformation_actions(s: State, seat: int) -> list[Move]:
+def _reformation_actions(s: Board, seat: int) -> list[Move]:
     """The base actions against the targets the same-allegiance restriction allows, then
     conversion (self, then each other living player) and embezzlement (Reserve > 0)."""
     n, alive = s.n, s.alive_flags

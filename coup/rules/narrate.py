@@ -9,9 +9,12 @@ that seat may know.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .reformation import CONVERT_OTHER_COST, CONVERT_SELF_COST, alternating, opposite
+
+if TYPE_CHECKING:
+    from .shapes import HistoryEntry
 
 _ACTIONS = {
     "income": "takes income",
@@ -50,7 +53,7 @@ class Narrator:
             return f"seat {seat}"
         return self.names[seat]
 
-    def tell(self, entry: dict[str, Any]) -> str:
+    def tell(self, entry: HistoryEntry) -> str:
         seat, text = entry["seat"], entry["move"]
         verb, _, arg = text.partition(" ")
         who = self.name(seat)
@@ -141,7 +144,7 @@ _REFORMATION = frozenset({"allegiance", "convert", "embezzle"})
 
 
 def describe(
-    history: Iterable[dict[str, Any]], names: Sequence[str], variant: str = "ambassador"
+    history: Iterable[HistoryEntry], names: Sequence[str], variant: str = "ambassador"
 ) -> list[str]:
     """Sentences for history entries, in order."""
     narrator = Narrator(names, variant)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import rng as _rng
 from .cards import CHARACTERS, VARIANTS, characters_in, default_copies
+
+if TYPE_CHECKING:
+    from .shapes import RecordDeal, RecordSettings
 
 
 class SettingsError(ValueError):
@@ -84,9 +87,9 @@ class Settings:
         """All cards of the game in canonical order."""
         return [c for c in self.in_play for _ in range(self.copies)]
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> RecordSettings:
         """The settings as a record writes them (``reformation`` only when it is on)."""
-        out: dict[str, Any] = {
+        out: RecordSettings = {
             "characters": self.characters,
             "copies": self.copies,
             "draft": self.draft,
@@ -108,7 +111,7 @@ class Deal:
     def __reduce__(self) -> tuple[type[Deal], tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]]:
         return (Deal, (self.hands, self.court))
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> RecordDeal:
         return {"hands": [list(h) for h in self.hands], "court": list(self.court)}
 
 

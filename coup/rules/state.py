@@ -1,24 +1,32 @@
 """The game state machine: whose decision it is, what is legal, what each move does.
 
 One `State` is one game. Phases and the order of a turn follow docs/rules.md ("The order of a
-turn"); the legal moves of each phase are in `legal.py`, views in `views.py`, records in
-`records.py`. Plain attributes and tuples keep `clone()` and random play fast.
+turn"); the legal moves of each phase are in `legal.py`, views in `views.py`, worlds in
+`determinize.py`, records in `records.py`: functions of the game's data (`Board`), which
+`State` calls; replaying a record into a `State` is `replays.py`. Plain attributes and tuples
+keep `clone()` and random play fast.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Final, overload
 
 from . import rng as _rng
-from .board import _NO_DRAWS, PRIVATE_VERBS, Entry, PinError, hidden_from
+from .board import _NO_DRAWS
+from .determinize import determinize
 from .legal import legal_moves
 from .moves import IllegalMoveError, Move, as_move
+from .records import write_record
 from .settings import Deal, Settings, deal_from_seed
-from .turn import ALLEGIANCE, END, OVER, PHASES, Turn
+from .turn import ALLEGIANCE, OVER, PHASES, Turn
+from .views import build_view
 
 if TYPE_CHECKING:
-    from .records import Record
+    from .shapes import AnyView, Record, SeatView, SpectatorView
+
+#: A seat's legal moves when it is not waiting (never changed).
+_NO_MOVES: Final[list[Move]] = []
 
 
 class State(Turn):
@@ -126,22 +134,23 @@ class State(Turn):
         self._legal_seat, self._legal = seat, moves
         return moves
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    @overload
+    def view(self, seat: int) -> SeatView: ...
+    @overload
+    def view(self, seat: None = None) -> SpectatorView: ...
+    @overload
+    def view(self, seat: int | None) -> AnyView: ...
+    def view(self, seat: int | None = None) -> AnyView:
         """What `seat` may know, JSON-ready (None: a spectator). See docs/engine.md."""
-        from .views import build_view
-
-        return build_view(self, seat)
+        legal = self._legal_for(seat) if seat is not None and seat in self.waiting else _NO_MOVES
+        return build_view(self, seat, legal)
 
     def determinize(self, seat: int | None, rng: random.Random) -> State:
         """A copy with everything `seat` cannot know redrawn consistently with its view."""
-        from .determinize import determinize
-
-        return determinize(self, seat, rng)
+        return determinize(self, seat, rng, self.clone)
 
     def record(self) -> Record:
         """This game as a coup-record/1 dict: deal and every draw pinned."""
-        from .records import write_record
-
         return write_record(self)
 
     def __repr__(self) -> str:
@@ -197,4 +206,4 @@ class State(Turn):
         self.history.append((seat, m, forced, tuple(draws) if draws else (), self._out, audience))
 
 
-__all__ = ["END", "PHASES", "PRIVATE_VERBS", "Entry", "PinError", "State", "hidden_from"]
+__all__ = ["PHASES", "State"]

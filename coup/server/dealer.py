@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import coup
 from coup.rules.records import record_moves
@@ -129,7 +130,7 @@ class Dealer:
             state.play(seat, parsed)
         except coup.IllegalMoveError as exc:  # any other error is the server's: `internal`
             raise ProtocolError("illegal_move", str(exc)) from None
-        new_moves = record_moves(state.history, start)
+        new_moves: list[dict[str, Any]] = [{**m} for m in record_moves(state.history, start)]
         now = now_ms()
         step = len(run.state.view(None)["history"]) if timeout else None
         events = [

@@ -12,7 +12,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 import coup
-from coup.bots.window import SeatWindow
+from coup.bots.window import GuardedWindow
 from coup.server.messages import HandoffEntry
 from coup.server.protocol import ProtocolError
 from coup.server.table import GameRun, Seat, Table
@@ -45,7 +45,7 @@ def new_run(table: Table, taken: list[Seat], version: int) -> GameRun:
         first=first,
         reformation=bool(table.settings.get("reformation", False)),
     )
-    header = state.record()
+    header: dict[str, Any] = {**state.record()}  # the record and the table's own keys
     header.pop("moves", None)
     header["commitment"] = commitment(seed)
     header["table"] = table.id
@@ -141,7 +141,7 @@ async def bot_move(table: Table, run: GameRun, seat: int) -> str:
     bot = table.bots.get(seat)
     if bot is None:
         bot = table.bots[seat] = make_bot(level, None if sitter is None else sitter.personality)
-    window = SeatWindow(state, seat)
+    window = GuardedWindow(state, seat)
     try:
         if level in (None, "easy"):
             move = bot.choose(window, seat)

@@ -9,6 +9,7 @@ import pytest
 import coup
 from coup import bots
 from coup.bots.arena import play_game
+from coup.bots.window import GuardedWindow
 
 FAST = {"search": {"sims": 12, "worlds": 6}, "hard:vengeful": {"sims": 12, "worlds": 6}}
 
@@ -155,28 +156,6 @@ def test_search_is_deterministic_across_processes() -> None:
     assert len(outputs) == 1
 
 
-class Window:
-    """Only what the bot interface allows: the seat's view, legal moves, determinize."""
-
-    __slots__ = ("_seat", "_state")
-
-    def __init__(self, state: coup.State, seat: int) -> None:
-        self._state, self._seat = state, seat
-
-    def _own(self, seat: int) -> int:
-        assert seat == self._seat, f"bot in seat {self._seat} asked about seat {seat}"
-        return seat
-
-    def view(self, seat: int) -> dict:
-        return self._state.view(self._own(seat))
-
-    def legal(self, seat: int) -> list[coup.Move]:
-        return self._state.legal(self._own(seat))
-
-    def determinize(self, seat: int, rng: random.Random) -> coup.State:
-        return self._state.determinize(self._own(seat), rng)
-
-
 @pytest.mark.parametrize(("players", "reformation"), [(2, False), (4, False), (4, True)])
 def test_bots_need_nothing_but_the_interface(players: int, reformation: bool) -> None:
     lineup = ["search", "heuristic", "honest", "easy", "random", "medium:bluffer"]
@@ -186,4 +165,4 @@ def test_bots_need_nothing_but_the_interface(players: int, reformation: bool) ->
         seats = [make(lineup[(i + game * 4) % len(lineup)], seed=i) for i in range(players)]
         while not state.over:
             seat = state.waiting[0]
-            state.play(seat, seats[seat].choose(Window(state, seat), seat))  # type: ignore[arg-type]
+            state.play(seat, seats[seat].choose(GuardedWindow(state, seat), seat))

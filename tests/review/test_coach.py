@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 import coup
-from coup.review.coach import SeatWindow, review
+from coup.bots.window import GuardedWindow
+from coup.review.coach import review
 
 GOLDEN = Path(__file__).parent.parent / "golden"
 
@@ -47,7 +48,7 @@ def test_a_reaction_carries_the_belief_that_the_claim_is_a_bluff() -> None:
 
 def test_the_coach_sees_only_the_seats_view() -> None:
     with pytest.raises(PermissionError):
-        SeatWindow(coup.replay(record()), 0).view(1)
+        GuardedWindow(coup.replay(record()), 0).view(1)
     # The hands outside the view do not change the notes: swap the others' hands (the same
     # cards overall, so the game replays alike) and coach Mahshid again.
     first = {**record(), "moves": record()["moves"][:11]}

@@ -1,5 +1,5 @@
 """coup.rules is the pure core: it imports only the standard library and nothing of coup's
-other layers (DESIGN.md)."""
+other layers (README, "Layout")."""
 
 from __future__ import annotations
 

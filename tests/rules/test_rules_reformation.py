@@ -1,4 +1,4 @@
-"""Story tests for Reformation (RULES.md, "Reformation"): one per clause."""
+"""Story tests for Reformation (docs/rules.md, "Reformation"): one per clause."""
 
 from __future__ import annotations
 

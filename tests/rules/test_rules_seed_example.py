@@ -1,6 +1,6 @@
-"""The worked 3-player example of the Persian rulebook (seeds/000), move by move.
+"""The worked 3-player example of the Persian rulebook, move by move.
 
-Mahshid (seat 0), Sepideh (1) and Bahareh (2); characters as mapped in RULES.md:
+Mahshid (seat 0), Sepideh (1) and Bahareh (2); the rulebook's names of the characters:
 شاهدخت Contessa, بزرگ‌زاده Duke, فرمانده Captain, آدم‌کش Assassin, سفیر Ambassador.
 """
 

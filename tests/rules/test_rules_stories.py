@@ -1,4 +1,4 @@
-"""Story tests: one per clause of RULES.md, each a small game that reads like the rule."""
+"""Story tests: one per clause of docs/rules.md, each a small game that reads like the rule."""
 
 from __future__ import annotations
 

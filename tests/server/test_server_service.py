@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import coup
-from coup.bots.window import SeatWindow
+from coup.bots.window import GuardedWindow
 from coup.bus.memory import MemoryBus
 from coup.server.hub import Connection, Hub
 from coup.server.protocol import ProtocolError
@@ -154,7 +154,7 @@ async def test_no_leaks_in_many_more_games_in_process(service: TableService) -> 
 
 def test_bots_get_only_their_seat() -> None:
     state = coup.new_game(players=3, seed=1)
-    window = SeatWindow(state, 1)
+    window = GuardedWindow(state, 1)
     assert window.view(1) == state.view(1)
     assert window.legal(1) == state.legal(1)
     for ask in (lambda: window.view(0), lambda: window.legal(2)):
