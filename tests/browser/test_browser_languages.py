@@ -12,23 +12,28 @@ from browser_checks import I18N, answer, play_now
 from browser_driver import state, wait_for
 
 pytestmark = pytest.mark.browser
+LANG_DIR = "[document.documentElement.lang, document.documentElement.dir]"
+
+
+def _home(browser: Any, server: str, locale: str, width: int = 1280, height: int = 800) -> Any:
+    """The home page in a fresh browser whose language is `locale`."""
+    page = browser.new_context(
+        viewport={"width": width, "height": height}, locale=locale
+    ).new_page()
+    page.goto(server + "/")
+    page.wait_for_selector("#create")
+    return page
 
 
 def test_hebrew_page_is_right_to_left(browser: Any, server: str) -> None:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="he-IL")
-    page = ctx.new_page()
-    page.goto(server + "/")
-    page.wait_for_selector("#create")
-    assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == [
-        "he",
-        "rtl",
-    ]
+    page = _home(browser, server, "he-IL")
+    assert page.evaluate(LANG_DIR) == ["he", "rtl"]
     assert page.inner_text("#rules-button") == "חוקים"
     assert page.inner_text("#create") == "פתיחת שולחן חדש"
     brand = page.locator("#brand").bounding_box()
     lang = page.locator("#lang-select").bounding_box()
     assert brand and lang and brand["x"] > 640 > lang["x"]
-    ctx.close()
+    page.context.close()
 
 
 def test_japanese_page_shows_japanese(browser: Any, server: str) -> None:
@@ -98,19 +103,14 @@ def test_a_first_visit_speaks_the_browsers_language_then_keeps_the_choice(
     browser: Any, server: str
 ) -> None:
     for locale, lang in FIRST_VISITS:
-        ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
-        page = ctx.new_page()
-        page.goto(server + "/")
-        page.wait_for_selector("#create")
+        page = _home(browser, server, locale)
         assert page.evaluate("document.documentElement.lang") == lang, locale
         assert page.inner_text("#create") == _catalog(lang)["home.create"], locale
         assert page.input_value("#lang-select") == lang, locale
-        ctx.close()
+        page.context.close()
     # The choice in the menu wins over the browser's language from then on, in every tab.
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="pt-BR")
-    page = ctx.new_page()
-    page.goto(server + "/")
-    page.wait_for_selector("#create")
+    page = _home(browser, server, "pt-BR")
+    ctx = page.context
     page.select_option("#lang-select", "de")
     page.wait_for_function("document.documentElement.lang === 'de'")
     page.reload()
@@ -131,14 +131,8 @@ def test_a_first_visit_speaks_the_browsers_language_then_keeps_the_choice(
 def test_arabic_is_right_to_left_with_arabic_fonts_and_digits_0_9(
     browser: Any, server: str
 ) -> None:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="ar-SA")
-    page = ctx.new_page()
-    page.goto(server + "/")
-    page.wait_for_selector("#create")
-    assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == [
-        "ar",
-        "rtl",
-    ]
+    page = _home(browser, server, "ar-SA", 390, 844)
+    assert page.evaluate(LANG_DIR) == ["ar", "rtl"]
     assert page.inner_text("#create") == "افتح طاولة جديدة"
     assert page.inner_text("#lang-code").startswith("AR")
     assert page.evaluate("getComputedStyle(document.body).fontFamily").startswith(
@@ -158,7 +152,7 @@ def test_arabic_is_right_to_left_with_arabic_fonts_and_digits_0_9(
     coins = page.locator(".coin-count").all_inner_texts()
     assert coins and all(c.isascii() and c.isdigit() for c in coins), coins
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    ctx.close()
+    page.context.close()
 
 
 ACTIONS = ["income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine"]
@@ -196,17 +190,14 @@ def test_a_320_px_phone_fits_every_language(browser: Any, server: str, lang: str
     """The home page and the table at 320 px: nothing sideways, no button's words cut; every
     action's name and hint inside half the pinned panel, the reactions' longest labels
     wrapped inside theirs."""
-    ctx = browser.new_context(viewport={"width": 320, "height": 568}, locale=lang)
-    page = ctx.new_page()
-    page.goto(server + "/")
-    page.wait_for_selector("#create")
+    page = _home(browser, server, lang, 320, 568)
     assert page.evaluate(CUT_BUTTONS) == [], lang
     play_now(page, server, "Sara", 3)
     wait_for(lambda: _my_action(page), 60, "this seat's turn")
     page.wait_for_selector(".decision .btn.act .act-name")
     assert page.evaluate(CUT_BUTTONS) == [], lang
     assert page.evaluate(LABELS_FIT, _decision_labels(lang)) == [], lang
-    ctx.close()
+    page.context.close()
 
 
 # Visible buttons whose words overflow them, or that reach past the screen; and the page's
