@@ -1,14 +1,39 @@
-"""`coup replay RECORD.json` — tell a recorded game in words, or print its final state."""
+"""`coup replay RECORD.json` — tell a recorded game in words, or print its final state.
+
+The words are English unless `--lang` names another language (`coup.cli.narration`)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from typing import Any
 
+from coup.cli import narration
 from coup.rules import InvalidRecordError, State, final_state_json, replay, verify
 from coup.rules.narrate import Narrator
+
+#: The words around the moves' sentences, in English (a catalog has them in its language).
+PHRASES: dict[str, str] = {
+    "replay.players": "Coup, {n} players: {names}",
+    "replay.settings": "Characters: {characters}, {copies} copies{extra}; {first} starts. "
+    "Treasury {treasury}.",
+    "replay.ambassador": "ambassador",
+    "replay.inquisitor": "inquisitor",
+    "replay.draft": ", draft deal",
+    "replay.reformation": ", Reformation",
+    "replay.dealt": "{name} is dealt {cards}, {coins} coins.",
+    "replay.draws": "{sentence} ({name} draws {cards} from the Court.)",
+    "replay.coins": "coins: {changes}; treasury {treasury}{reserve}",
+    "replay.change": "{name} {before} → {after}",
+    "replay.reserve": ", Reserve {n}",
+    "replay.list": ", ",
+    "replay.wins": "{name} wins.",
+    "replay.goes_on": "The game goes on: waiting for {names}.",
+    "replay.fair": "Fair shuffle: {verdict} (seed {seed}).",
+    "replay.verified": "verified",
+}
 
 
 def _load(path: str) -> Any:
@@ -26,7 +51,8 @@ def _load(path: str) -> Any:
 class Teller:
     """Prints each move in words as the replay goes, with what it did to the coins."""
 
-    def __init__(self) -> None:
+    def __init__(self, phrases: dict[str, str] | None = None) -> None:
+        self.phrases = {**PHRASES, **(phrases or {})}
         self.narrator: Narrator | None = None
         self.told = 0
         self.coins: list[int] = []
@@ -34,7 +60,7 @@ class Teller:
 
     def __call__(self, s: State) -> None:
         if self.narrator is None:
-            self.narrator = Narrator(s.names, s.settings.characters)
+            self.narrator = Narrator(s.names, s.settings.characters, self.phrases)
             self.coins = list(s.coins)
             self._opening(s)
         narrator = self.narrator
@@ -44,32 +70,51 @@ class Teller:
                 drawer = seat if move.verb == "reveal" else narrator.actor
                 if move.verb == "swap":
                     drawer = narrator.target
-                cards = ", ".join(c.capitalize() for c in draws)
-                line += f" ({narrator.name(drawer)} draws {cards} from the Court.)"
+                cards = self.joined(narrator.word(c) for c in draws)
+                line = self.say(
+                    "replay.draws", sentence=line, name=narrator.name(drawer), cards=cards
+                )
             self.lines.append(line)
         self.told = len(s.history)
         changes = [
-            f"{s.names[i]} {before} → {after}"
+            self.say("replay.change", name=s.names[i], before=before, after=after)
             for i, (before, after) in enumerate(zip(self.coins, s.coins, strict=True))
             if before != after
         ]
         if changes:
-            reserve = f", Reserve {s.reserve}" if s.reformation else ""
-            self.lines.append(f"    coins: {', '.join(changes)}; treasury {s.treasury}{reserve}")
+            reserve = self.say("replay.reserve", n=s.reserve) if s.reformation else ""
+            coins = self.say(
+                "replay.coins", changes=self.joined(changes), treasury=s.treasury, reserve=reserve
+            )
+            self.lines.append(f"    {coins}")
         self.coins = list(s.coins)
+
+    def say(self, key: str, **values: object) -> str:
+        return self.phrases[key].format(**values)
+
+    def joined(self, items: Iterable[str]) -> str:
+        return self.phrases["replay.list"].join(items)
 
     def _opening(self, s: State) -> None:
         names, settings = s.names, s.settings
-        extra = ", draft deal" if settings.draft else ""
-        extra += ", Reformation" if settings.reformation else ""
-        self.lines.append(f"Coup, {s.n} players: {', '.join(names)}")
+        assert self.narrator is not None
+        extra = self.say("replay.draft") if settings.draft else ""
+        extra += self.say("replay.reformation") if settings.reformation else ""
+        self.lines.append(self.say("replay.players", n=s.n, names=self.joined(names)))
         self.lines.append(
-            f"Characters: {settings.characters}, {settings.copies} copies{extra}; "
-            f"{names[settings.first]} starts. Treasury {s.treasury}."
+            self.say(
+                "replay.settings",
+                characters=self.say(f"replay.{settings.characters}"),
+                copies=settings.copies,
+                extra=extra,
+                first=names[settings.first],
+                treasury=s.treasury,
+            )
         )
         for seat, hand in enumerate(s.deal.hands):
-            cards = " and ".join(c.capitalize() for c in hand)
-            self.lines.append(f"  {names[seat]} is dealt {cards}, {s.coins[seat]} coins.")
+            cards = self.narrator.words(hand)
+            dealt = self.say("replay.dealt", name=names[seat], cards=cards, coins=s.coins[seat])
+            self.lines.append(f"  {dealt}")
 
 
 def main(argv: list[str]) -> int:
@@ -78,8 +123,16 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("record", help="the record file (JSON), or - for standard input")
     parser.add_argument("--json", action="store_true", help="print the final state as JSON")
+    parser.add_argument(
+        "--lang",
+        default="en",
+        help="the language of the words: en (the default), " + ", ".join(narration.LANGUAGES),
+    )
     args = parser.parse_args(argv)
-    teller = Teller()
+    lang = narration.match(args.lang)
+    if lang is None:
+        parser.error(f"no words in {args.lang!r}: en, {', '.join(narration.LANGUAGES)}")
+    teller = Teller(narration.phrases(lang))
     try:
         record = _load(args.record)
         state = replay(record, observe=None if args.json else teller)
@@ -101,10 +154,11 @@ def main(argv: list[str]) -> int:
     print("\n".join(teller.lines))
     names = state.names
     if state.winner is not None:
-        print(f"{names[state.winner]} wins.")
+        print(teller.say("replay.wins", name=names[state.winner]))
     else:
-        waiting = ", ".join(names[s] for s in state.waiting)
-        print(f"The game goes on: waiting for {waiting}.")
+        waiting = teller.joined(names[s] for s in state.waiting)
+        print(teller.say("replay.goes_on", names=waiting))
     if verdict:
-        print(f"Fair shuffle: {verdict} (seed {state.seed}).")
+        told = teller.say("replay.verified") if verdict == "verified" else verdict
+        print(teller.say("replay.fair", verdict=told, seed=state.seed))
     return 0

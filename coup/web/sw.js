@@ -13,7 +13,8 @@ const SHELL = [
   "/static/js/story.js", "/static/js/table.js", "/static/js/words.js",
   "/static/js/aftergame.js", "/static/js/recordfile.js", "/static/js/replay.js",
   "/static/i18n/en.json", "/static/i18n/fa.json", "/static/i18n/he.json", "/static/i18n/id.json",
-  "/static/i18n/ja.json", "/static/i18n/ro.json",
+  "/static/i18n/ja.json", "/static/i18n/ro.json", "/static/i18n/es.json", "/static/i18n/de.json",
+  "/static/i18n/fr.json", "/static/i18n/pt-BR.json", "/static/i18n/ar.json",
 ];
 
 self.addEventListener("install", (event) => {

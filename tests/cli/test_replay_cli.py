@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import coup
+from coup.cli import narration
+from coup.cli import replay as replay_cli
+from coup.rules import narrate
 
 GOLDEN = Path(__file__).parent.parent / "golden"
 NAMES = sorted(
@@ -157,3 +162,57 @@ def test_a_commitment_whose_game_the_seed_does_not_make_is_not_verified(tmp_path
 def test_replay_reads_standard_input() -> None:
     out = run("--json", "-", stdin=(GOLDEN / "seed-example.json").read_text())
     assert out.returncode == 0 and json.loads(out.stdout)["treasury"] == 44
+
+
+def test_every_narration_catalog_has_englishs_phrases_and_placeholders() -> None:
+    """`coup replay --lang` speaks every language of the web page, each catalog with every
+    English phrase (the narrator's and the replay's) and the same placeholders."""
+    english = {**narrate.PHRASES, **replay_cli.PHRASES}
+    web = {p.stem for p in (Path(coup.__file__).parent / "web" / "i18n").glob("*.json")}
+    assert set(narration.LANGUAGES) == web - {"en"}
+    for lang in narration.LANGUAGES:
+        catalog = narration.phrases(lang)
+        assert sorted(set(english) - set(catalog)) == [], f"{lang}.json lacks these"
+        assert sorted(set(catalog) - set(english)) == [], f"{lang}.json has these extra"
+        for key, text in english.items():
+            assert bool(catalog[key]) == bool(text), f"{lang}.json: {key}"
+            ours = Counter(re.findall(r"\{\w+\}", catalog[key]))
+            assert ours == Counter(re.findall(r"\{\w+\}", text)), f"{lang}.json: {key}"
+
+
+def test_replay_tells_the_game_in_another_language() -> None:
+    out = run("--lang", "de", str(GOLDEN / "seed-example.json"))
+    assert out.returncode == 0, out.stderr
+    assert "Sepideh behauptet Botschafter, um zu tauschen." in out.stdout
+    assert "Bahareh verliert Attentäter und ist raus (erzwungen)." in out.stdout
+    assert "    Münzen: Sepideh 3 → 5, Bahareh 2 → 0; Staatskasse 44" in out.stdout
+    assert "(Bahareh zieht Gräfin vom Hof.)" in out.stdout
+    assert out.stdout.endswith("Das Spiel geht weiter: Warten auf Mahshid.\n")
+    arabic = run("--lang", "ar", str(GOLDEN / "reformation-four.json")).stdout
+    assert "Sara يختار الولاء: إصلاحي؛ ويتناوب الولاء باتجاه عقارب الساعة." in arabic
+    assert "كان مع Sara دوق: Sara يخسر الدوق." in arabic
+    # A tag is read as the page reads a browser's: any case, or just the base language.
+    brazil = run("--lang", "pt", str(GOLDEN / "four-inquisitor.json")).stdout
+    assert brazil == run("--lang", "PT-br", str(GOLDEN / "four-inquisitor.json")).stdout
+    assert "Embaralhamento justo: verificado (semente " in brazil
+    assert (
+        run("--lang", "en", str(GOLDEN / "seed-example.json")).stdout
+        == run(str(GOLDEN / "seed-example.json")).stdout
+    )
+
+
+def test_replay_refuses_a_language_it_has_no_words_in() -> None:
+    out = run("--lang", "tlh", str(GOLDEN / "seed-example.json"))
+    assert out.returncode == 2 and out.stdout == ""
+    assert "no words in 'tlh': en, ar, de" in out.stderr
+
+
+def test_every_phrase_of_a_catalog_reads_without_a_stray_placeholder() -> None:
+    """Each golden record told in each language: no "{...}" left, no English phrase where
+    the catalog has its own (the narrator asked only for keys the catalogs have)."""
+    for lang in narration.LANGUAGES:
+        for name in NAMES:
+            teller = replay_cli.Teller(narration.phrases(lang))
+            coup.replay(load(name), observe=teller)
+            told = "\n".join(teller.lines)
+            assert "{" not in told and " claims " not in told, (lang, name)

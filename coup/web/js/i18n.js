@@ -1,5 +1,8 @@
 // Catalog-based translation: every visible string comes from coup/web/i18n/<lang>.json.
-// Adding a language = adding its JSON file and one line in LANGUAGES.
+// Adding a language = adding its JSON file and one line in LANGUAGES. A key is the
+// language's tag as the page's `lang` gets it ("pt-BR": Brazilian Portuguese); `numbers`
+// is the locale numbers are written in when it is not the tag itself (Arabic with the
+// digits 0-9, as its catalog writes them).
 
 export const LANGUAGES = {
   en: { name: "English", dir: "ltr" },
@@ -8,22 +11,40 @@ export const LANGUAGES = {
   ja: { name: "日本語", dir: "ltr" },
   he: { name: "עברית", dir: "rtl" },
   id: { name: "Bahasa Indonesia", dir: "ltr" },
+  es: { name: "Español", dir: "ltr" },
+  de: { name: "Deutsch", dir: "ltr" },
+  fr: { name: "Français", dir: "ltr" },
+  "pt-BR": { name: "Português (Brasil)", dir: "ltr" },
+  ar: { name: "العربية", dir: "rtl", numbers: "ar-u-nu-latn" },
 };
-const RTL = new Set(["fa", "he", "ar", "ur"]);
 const STORE_KEY = "coup.lang";
 const catalogs = {};
 let current = "en";
 const listeners = [];
 
+// One of our languages for a language tag ("de-AT", "pt", "PT-br"): the same tag, else
+// the one with the same base language ("de" for "de-AT", "pt-BR" for "pt" or "pt-PT");
+// null when none.
+export function matchLanguage(tag) {
+  const want = String(tag ?? "").trim().toLowerCase();
+  if (!want) return null;
+  const codes = Object.keys(LANGUAGES);
+  const base = (code) => code.toLowerCase().split("-")[0];
+  return codes.find((code) => code.toLowerCase() === want)
+    ?? codes.find((code) => base(code) === base(want)) ?? null;
+}
+
+// The URL's ?lang=, else the language chosen before on this browser, else the first of
+// the browser's preferred languages we have, else English.
 export function pickLanguage() {
-  const url = new URLSearchParams(location.search).get("lang");
-  if (url && LANGUAGES[url]) return url;
+  const url = matchLanguage(new URLSearchParams(location.search).get("lang"));
+  if (url) return url;
   let saved = null;
-  try { saved = localStorage.getItem(STORE_KEY); } catch { /* private mode */ }
-  if (saved && LANGUAGES[saved]) return saved;
+  try { saved = matchLanguage(localStorage.getItem(STORE_KEY)); } catch { /* private mode */ }
+  if (saved) return saved;
   for (const tag of navigator.languages || [navigator.language || "en"]) {
-    const base = String(tag).toLowerCase().split("-")[0];
-    if (LANGUAGES[base]) return base;
+    const lang = matchLanguage(tag);
+    if (lang) return lang;
   }
   return "en";
 }
@@ -37,20 +58,20 @@ async function load(lang) {
 }
 
 export async function setLanguage(lang, persist = false) {
-  if (!LANGUAGES[lang]) lang = "en";
+  lang = matchLanguage(lang) ?? "en";
   await load("en");
   try { await load(lang); } catch (err) { console.warn(err); lang = "en"; }
   current = lang;
   if (persist) { try { localStorage.setItem(STORE_KEY, lang); } catch { /* ignore */ } }
   const root = document.documentElement;
   root.lang = lang;
-  root.dir = RTL.has(lang) ? "rtl" : "ltr";
+  root.dir = LANGUAGES[lang].dir;
   translateTree(document);
   for (const fn of listeners) fn(lang);
 }
 
 export const language = () => current;
-export const isRtl = () => RTL.has(current);
+export const isRtl = () => LANGUAGES[current].dir === "rtl";
 export function onLanguage(fn) { listeners.push(fn); }
 
 // t("log.tax", {name: "Sepideh"}) — {placeholders} are replaced as plain text.
@@ -65,9 +86,9 @@ export function has(key) {
   return catalogs[current]?.[key] !== undefined || catalogs.en?.[key] !== undefined;
 }
 
-// Numbers in the reader's digits (Persian digits for fa).
+// Numbers in the reader's digits (Persian digits for fa, 0-9 for ar as its catalog has them).
 export function num(n) {
-  try { return new Intl.NumberFormat(current).format(n); } catch { return String(n); }
+  try { return new Intl.NumberFormat(LANGUAGES[current].numbers ?? current).format(n); } catch { return String(n); }
 }
 
 // Elements carry data-i18n="key" (text), data-i18n-placeholder, data-i18n-title, data-i18n-aria.
