@@ -36,9 +36,8 @@ if TYPE_CHECKING:
     from coup import Move, State
     from coup.bots.window import SeatWindow
 
-#: The budget per decision in playout steps (one engine move each): p95 ~55 ms of CPU here on
-#: the compiled rules core (~1.8x that on the pure one: docs/bench.md). 25,000 since
-#: 2026-12-01: twice 12,500 won more games at four players (docs/bots.md, the league).
+#: The budget per decision in playout steps (one engine move each). Twice the half of it
+#: won more games at four players (docs/bots.md, the league; its time: docs/bench.md).
 DEFAULT_STEPS = 25_000
 #: What one playout costs beyond its steps (clone, first move), in steps.
 STEP_OVERHEAD = 8
@@ -58,8 +57,8 @@ GRUDGE_DOUBT_WEIGHT = 3.0
 DOUBT_SPITE = 0.6
 #: Samples per round at most, however cheap the playouts.
 MAX_SAMPLES = 400
-#: The second look before a challenge: the pool it weighs, in worlds searched. 12 since
-#: 2026-12-01: one against three cautious mediums 53/100 against 46/100 (docs/bots.md).
+#: The second look before a challenge: the pool it weighs, in worlds searched (chosen
+#: against cautious mediums, one against three: docs/bots.md).
 RECHECK = 12
 
 

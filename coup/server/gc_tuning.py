@@ -2,21 +2,21 @@
 
 A server holding thousands of seats' connections keeps ~80 tracked objects per
 websocket alive (coroutine chains, frames, deques), and CPython 3.11 stops the
-world to scan all of them on every full collection: measured at 1,000 six-seat
-tables, ~890,000 objects and 0.66-0.72 s per full collection, which stalled the
-event loop and every table with it (loop lag up to 1.3 s).
+world to scan all of them on every full collection; at a thousand tables that is most
+of a second, during which the event loop and every table with it stand still
+(docs/bench.md, *Server*).
 
 `keep_collections_short()` moves whatever has survived so far into the permanent
 generation every few seconds (`gc.freeze()`, O(1)), so a full collection only scans
 objects made since. Objects freed by reference counting (nearly all: a closed
 connection is) still go at once; only reference cycles among frozen objects wait,
 until the hourly `gc.unfreeze()` hands everything back to one ordinary full
-collection (measured: ~540 such objects after 1,200 connections came and went).
+collection.
 
 Meanwhile the youngest generation is collected after 50,000 allocations instead of
-CPython's 700: while 3,600 sockets connected (600 six-seat tables), 1 full collection
-(0.01 s of CPU) instead of 8 (0.85 s); under the steady load the time spent collecting
-is about the same either way (docs/deploy.md).
+CPython's 700, so that a burst of connections does not trigger full collections one
+after another; under a steady load the time spent collecting is about the same either
+way (figures: docs/deploy.md).
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 The general path (`SqlStore.append_events`) is a transaction of BEGIN, the version
 check, the events, the old deadlines deleted, the new ones inserted, COMMIT: six round
-trips, each costing the server process a send, a wake-up and a receive (measured on
-the development machine: 1.16 ms of the server's CPU per move, most of it in those).
+trips, each costing the server process a send, a wake-up and a receive, which were most
+of a move's CPU in the server (docs/deploy.md).
 On PostgreSQL the same write is one statement of data-modifying CTEs, atomic on its
 own, run without a transaction block:
 

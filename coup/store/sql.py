@@ -8,8 +8,8 @@ Every operation is one transaction written as a plain function of a SQLAlchemy
 - `sqlite:///FILE` (the default): one writer thread with the standard `sqlite3` driver,
   one thread hop per transaction (a move is written on the loop's own thread when that
   thread is idle: `sqlite_thread.py`). SQLite has a single writer anyway, and going through
-  aiosqlite costs a thread hop per *statement*: measured here, 158 transactions/s with
-  aiosqlite against 2,100/s this way, under the same load.
+  aiosqlite costs a thread hop per *statement*, an order of magnitude fewer transactions
+  per second under the same load (docs/deploy.md).
 - `sqlite+aiosqlite:///FILE`: the async aiosqlite engine (kept for comparison and tests).
 """
 

@@ -4,8 +4,8 @@ The same statements as the general path (`SqlStore.append_events`: the version m
 checked against the one before; the events inserted; the table's deadlines replaced), in
 one transaction, but handed to `sqlite3` as plain SQL with `?` parameters instead of
 going through SQLAlchemy's statement building and result handling (and, written on the
-event loop's thread, in the driver's own transaction: `sqlite_thread.py`). Measured on the
-development machine: 0.3 ms of CPU per move instead of 1.3 (`docs/deploy.md`). Used for
+event loop's thread, in the driver's own transaction: `sqlite_thread.py`), which costs a
+fraction of the CPU (figures: `docs/deploy.md`). Used for
 moves that do not end the game; the last move takes the general path.
 """
 
