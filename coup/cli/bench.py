@@ -27,9 +27,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import coup
+from coup.envs.kernel.writer import WRITER
 from coup.ops import bench_cores, bench_coupml
 from coup.rules.core import CORE, WHY
-from coup.rules.writer import WRITER
 
 GOAL_RATIO = 3.0
 #: The learning environments' goal: at most this many times a raw decision's cost.

@@ -1,7 +1,7 @@
 """New numpy arrays from the environments' buffers: `copy_array(a)` is ``a.copy()``, and
 a `Copier` makes the same copies, taking back those nobody holds any more.
 
-The environments hand out copies of the arrays over the rules core's buffers (an
+The environments hand out copies of the arrays over the kernel's buffers (an
 observation vector and its masks) at every step unless told not to (``copy=False``).
 ``coup/envs/_copy.c``, built by ``setup.py`` against numpy's headers, makes such a copy in
 about half the time of ``ndarray.copy`` (one allocation and a memcpy, not numpy's general

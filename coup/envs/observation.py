@@ -1,9 +1,9 @@
 """A seat's view of the game as a flat float vector (and the view dict it comes from).
 
 Everything here is computed from what ``state.view(seat)`` shows, so an agent sees exactly
-what a person in that seat sees: nothing hidden ever leaks into the vector. The rules core
-writes the vector (`coup.rules.features`: on the compiled core a C writer,
-``coup/rules/_observe.c``; on the pure core cached blocks of float32 bytes, joined), numpy
+what a person in that seat sees: nothing hidden ever leaks into the vector. The kernel
+writes the vector (`coup.envs.kernel.features`: on the compiled core a C writer,
+``coup/envs/kernel/_observe.c``; on the pure core cached blocks of float32 bytes, joined), numpy
 wraps it without a copy; ``encode(view)`` builds the same vector from a view dict, and
 tests check all of them agree over many random games.
 
@@ -68,10 +68,10 @@ from typing import Any
 
 import numpy as np
 
-from coup.rules.features import Features
-from coup.rules.layout import SLOT, layout
+from coup.envs.kernel.features import Features
+from coup.envs.kernel.layout import SLOT, layout
 
-#: The base game's lists (with Reformation, `coup.rules.layout.layout` appends to them).
+#: The base game's lists (with Reformation, `coup.envs.kernel.layout.layout` appends to them).
 PHASES, ACTIONS, VERBS, SEAT_FEATURES = layout(False)
 _NO_PENDING = ("action", "draft", "allegiance", "over")
 # numpy's frombuffer with a dtype object, positional: a third of the call's cost with
@@ -93,7 +93,7 @@ class ObservationEncoder:
         self.players = n
         self.history = history
         self.reformation = reformation
-        #: the rules core's writer of the vector; its indices serve `encode` too
+        #: the kernel's writer of the vector; its indices serve `encode` too
         self.features = features = Features(players, history, reformation)
         self.phases, self.actions, self.verbs = (
             features.phases,
@@ -143,7 +143,7 @@ class ObservationEncoder:
         return {name: vector[off : off + size] for name, off, size in self.fields}
 
     def encode_state(self, state: Any, seat: int) -> np.ndarray:
-        """The vector of `seat`'s view of `state`, written by the rules core (fast)."""
+        """The vector of `seat`'s view of `state`, written by the kernel (fast)."""
         return _frombuffer(self.features.observe(state, seat), _FLOAT32)
 
     # -- the same from a view dict (the reference the fast path is tested against) --------

@@ -22,7 +22,7 @@
   changes, so the caller may step again.
 * ``env.unwrapped.state`` is the live :class:`coup.State`; ``view(agent)`` its seat's view
   dict (for people and language-model agents); ``legal_moves(agent)`` the legal notation.
-* The bookkeeping is the rules core's (:mod:`coup.rules.agents`): ``last``, ``step`` and
+* The bookkeeping is the kernel's (:mod:`coup.envs.kernel.agents`): ``last``, ``step`` and
   ``observe`` are its compiled methods, and ``agents``, ``rewards``, ``terminations``,
   ``truncations`` and ``infos`` its own list and dicts, refilled by every ``reset()``.
 """
@@ -41,10 +41,10 @@ import coup
 from coup.envs import game_seed
 from coup.envs.actions import ActionSpace
 from coup.envs.arrays import copier
+from coup.envs.kernel.agents import Agents, Turns
+from coup.envs.kernel.stepper import ILLEGAL, OUTSIDE, Stepper
 from coup.envs.observation import ObservationEncoder
 from coup.envs.text import render
-from coup.rules.agents import Agents, Turns
-from coup.rules.stepper import ILLEGAL, OUTSIDE, Stepper
 
 __all__ = ["CoupAEC", "InOrder", "env", "raw_env"]
 
@@ -88,8 +88,8 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         reformation = bool(game.get("reformation", False))
         self.actions = ActionSpace(players, characters, reformation)
         self.encoder = ObservationEncoder(players, history, reformation)
-        # the rules core plays a step and writes an observation and mask into its two
-        # buffers (`coup.rules.stepper`); numpy wraps them once, here
+        # the kernel plays a step and writes an observation and mask into its two
+        # buffers (`coup.envs.kernel.stepper`); numpy wraps them once, here
         self.stepper = Stepper(
             self.encoder.features, self.actions._legal_mask, self.actions._moves, max_moves
         )
@@ -102,8 +102,8 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.first = first
         self.game = game
-        # the AEC bookkeeping (selection, rewards, terminations, ...) is the rules core's
-        # (`coup.rules.agents`); its last, step and observe are this environment's, one
+        # the AEC bookkeeping (selection, rewards, terminations, ...) is the kernel's
+        # (`coup.envs.kernel.agents`); its last, step and observe are this environment's, one
         # compiled call each, unless a step must also render
         self._core = Agents(self.stepper, players, self._shared, copy, self._refuse, copier())
         if render_mode != "human":
@@ -198,7 +198,7 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
     def step(self, action: int | None) -> None:
         """Play the selected agent's `action` (None for an agent that is out). Unless the
         environment renders every step, ``env.step`` is the core's own
-        (`coup.rules.agents.Agents.step`), which this calls too."""
+        (`coup.envs.kernel.agents.Agents.step`), which this calls too."""
         self._core.step(action)
         if self.render_mode == "human":
             self.render()
@@ -225,7 +225,7 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         self, observe: bool = True
     ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``AECEnv.last``; ``env.last`` is the core's own
-        (`coup.rules.agents.Agents.last`), which this calls too."""
+        (`coup.envs.kernel.agents.Agents.last`), which this calls too."""
         return self._core.last(observe)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -262,7 +262,7 @@ class InOrder(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     Before the first ``reset()`` it is the wrapper itself (what it refuses, it refuses).
     From then on ``last``, ``observe``, ``step``, ``agent_iter()``'s iterator and the
     ``agents``, ``rewards``, ``terminations``, ``truncations`` and ``infos`` it passes on
-    are the rules core's own (`coup.rules.agents`): one compiled call each instead of the
+    are the kernel's own (`coup.envs.kernel.agents`): one compiled call each instead of the
     wrapper's Python and its ``__getattr__``, with the same checks (a step is marked as
     made, which ``agent_iter`` checks; a step with no agent left warns and does nothing).
     """

@@ -15,7 +15,7 @@
 * Autoreset is Gymnasium's default, ``NEXT_STEP``: the step after a game's episode ends
   resets that game and ignores its action (reward 0, not terminated).
 * ``opponents="random"`` (every other seat random) is the fast path: one call into the
-  rules core (`coup.rules.stepper.step_random_all`) plays every game's agent move and
+  kernel (`coup.envs.kernel.stepper.step_random_all`) plays every game's agent move and
   the bots' answers and writes each game's observation and mask into a row of two shared
   buffers, so no Python runs per game. Other opponents step the games one by one.
 * ``infos`` holds ``action_mask`` (int8, one row per game) and ``seat``, each with
@@ -36,7 +36,7 @@ from gymnasium.vector.utils import batch_space
 
 from coup.envs.arrays import copier
 from coup.envs.gymnasium import CoupEnv
-from coup.rules.stepper import LOST, WON, step_random_all
+from coup.envs.kernel.stepper import LOST, WON, step_random_all
 
 __all__ = ["CoupVectorEnv"]
 

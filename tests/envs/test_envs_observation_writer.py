@@ -1,5 +1,5 @@
-"""The compiled core's C writer of observation vectors (``coup/rules/_observe.c``) writes,
-float for float, what the cached blocks of ``coup.rules.features`` join: over random games
+"""The compiled core's C writer of observation vectors (``coup/envs/kernel/_observe.c``) writes,
+float for float, what the cached blocks of ``coup.envs.kernel.features`` join: over random games
 of every table shape and history window, every seat, copies and redrawn worlds included;
 and it refuses a buffer it cannot write into, writing nothing."""
 
@@ -11,9 +11,10 @@ import random
 import pytest
 
 import coup
-from coup.rules import writer as writer_module
-from coup.rules.core import CORE, wants_pure
-from coup.rules.features import Features
+from coup.envs.kernel import KERNEL
+from coup.envs.kernel import writer as writer_module
+from coup.envs.kernel.features import Features
+from coup.rules.core import wants_pure
 
 needs_writer = pytest.mark.skipif(
     writer_module.WRITER is None, reason="no C writer: the pure core joins the blocks"
@@ -32,14 +33,14 @@ TABLES = [
 ]
 
 
-def test_the_compiled_core_has_its_writer_built_from_the_source_beside_it() -> None:
-    if CORE != "compiled" or wants_pure():
-        assert Features(4, 12).writer is None  # the pure core: no C at all
+def test_the_compiled_kernel_has_its_writer_built_from_the_source_beside_it() -> None:
+    if KERNEL != "compiled" or wants_pure():
+        assert Features(4, 12).writer is None  # the pure kernel: no C at all
         return
     if os.environ.get("COUP_EXPECT_COMPILED") == "1":  # make test, where a C compiler is
-        from coup.rules import _observe, core
+        from coup.envs.kernel import _observe, compiled
 
-        assert _observe.SOURCE == core.c_source_digest("_observe.c")
+        assert _observe.SOURCE == compiled.PACKAGE.c_source_digest("_observe.c")
         assert Features(4, 12).writer is not None
 
 
@@ -91,8 +92,8 @@ def test_the_writer_refuses_a_buffer_it_cannot_write_into() -> None:
 
 @needs_writer
 def test_a_writer_is_made_only_for_a_layout_it_can_write() -> None:
-    from coup.rules.layout import SLOT, table_size
-    from coup.rules.writer import WRITER
+    from coup.envs.kernel.layout import SLOT, table_size
+    from coup.envs.kernel.writer import WRITER
 
     features = Features(3, 12)
     table = table_size(False)

@@ -156,7 +156,7 @@ def test_shared_buffers_hold_the_same_observation_as_new_arrays() -> None:
 
 
 def test_the_core_keeps_the_books_and_the_python_methods_agree() -> None:
-    """`env.last` and `env.step` are the rules core's (coup.rules.agents); the class's own
+    """`env.last` and `env.step` are the rules core's (coup.envs.kernel.agents); the class's own
     methods, which a subclass or a rendering environment uses, step the same game."""
     fast, slow = raw_env(3), raw_env(3)
     assert fast.last == fast._core.last and fast.step == fast._core.step

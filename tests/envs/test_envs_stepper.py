@@ -1,4 +1,4 @@
-"""The rules core's step for the learning adapters (`coup.rules.stepper`)."""
+"""The rules core's step for the learning adapters (`coup.envs.kernel.stepper`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 
 import coup
 from coup.envs.actions import ActionSpace
+from coup.envs.kernel.stepper import ILLEGAL, OUTSIDE, SETTLE, Stepper
 from coup.envs.observation import ObservationEncoder
-from coup.rules.stepper import ILLEGAL, OUTSIDE, SETTLE, Stepper
 
 
 def make(players: int, max_moves: int = 2000, **game: object) -> tuple[Stepper, ActionSpace]:

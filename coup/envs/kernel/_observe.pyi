@@ -1,4 +1,4 @@
-"""Typing for the C writer of observation vectors (``coup/rules/_observe.c``)."""
+"""Typing for the C writer of observation vectors (``coup/envs/kernel/_observe.c``)."""
 
 from collections.abc import Iterable
 from typing import Any

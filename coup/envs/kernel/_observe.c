@@ -1,7 +1,7 @@
-/* coup.rules._observe: a seat's observation vector written straight into a buffer.
+/* coup.envs.kernel._observe: a seat's observation vector written straight into a buffer.
  *
- * The hand-written C part of the compiled rules core. `Writer.observe` writes the float32
- * vector of coup/rules/features.py (the layout of coup/envs/observation.py) for one seat
+ * The hand-written C part of the compiled learning kernel. `Writer.observe` writes the float32
+ * vector of coup/envs/kernel/features.py (the layout of coup/envs/observation.py) for one seat
  * into a bytearray at an offset: the same values, in the same order, as the blocks that
  * `Features.observe_blocks` joins, which stays the reference and the pure-Python path (a
  * test compares the two over random games of every table shape). `Features` reads the
@@ -9,7 +9,7 @@
  * fields' types but not the State class; the names (cards, phases, actions, verbs,
  * allegiances) come from `Features` when the writer is made.
  *
- * Only Python's C API: coup.rules still needs nothing but the standard library.
+ * Only Python's C API: the kernel needs nothing but the standard library and coup.rules.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -627,7 +627,7 @@ static PyMethodDef Writer_methods[] = {
      "known_hands, allegiance, phase, treasury, settings_treasury, court, copies, reserve, "
      "known_court, actor, action, target_seat, claim, block_seat, block_claim, challenger, "
      "loser, drawn, shown, history): write seat `me`'s vector into the bytearray `target` "
-     "from byte `at` (the state's fields, as coup.rules.features.Features.write passes "
+     "from byte `at` (the state's fields, as coup.envs.kernel.features.Features.write passes "
      "them)."},
     {NULL, NULL, 0, NULL},
 };
@@ -643,10 +643,10 @@ static PyGetSetDef Writer_getset[] = {
 };
 
 static PyTypeObject WriterType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "coup.rules._observe.Writer",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "coup.envs.kernel._observe.Writer",
     .tp_basicsize = sizeof(Writer),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Writes observation vectors of one table shape (made by coup.rules.features).",
+    .tp_doc = "Writes observation vectors of one table shape (made by coup.envs.kernel.features).",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Writer_init,
     .tp_dealloc = (destructor)Writer_dealloc,
@@ -656,7 +656,7 @@ static PyTypeObject WriterType = {
 
 static struct PyModuleDef observe_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "coup.rules._observe",
+    .m_name = "coup.envs.kernel._observe",
     .m_doc = "A seat's observation vector written straight into a buffer (the compiled core).",
     .m_size = -1,
 };

@@ -1,8 +1,8 @@
-"""A seat's observation as numbers, written by the core for the learning adapters.
+"""A seat's observation as numbers, written by the kernel for the learning adapters.
 
 `Features.observe(state, seat)` returns the float32 vector documented in
 ``coup/envs/observation.py`` (same layout, same values) as a ``bytearray``, which numpy
-wraps without copying (the legal-action mask is `coup.rules.stepper.LegalMask`'s). It
+wraps without copying (the legal-action mask is `coup.envs.kernel.stepper.LegalMask`'s). It
 reads only what ``state.view(seat)`` shows.
 
 The vector is joined from blocks of float32 bytes, each cached by what it depends on (a
@@ -13,11 +13,11 @@ table) are reused without building a key, and each history entry of the game is 
 once for all viewers. `fork` gives another game its own `Features` over the same caches
 (a vector environment's games).
 
-Where the compiled core runs, `write` (and `observe`) hand the state's fields to the
-hand-written C writer (`coup.rules.writer`), which writes the same floats straight into
+Where the compiled kernel runs, `write` (and `observe`) hand the state's fields to the
+hand-written C writer (`coup.envs.kernel.writer`), which writes the same floats straight into
 the buffer; the blocks stay the pure-Python path and the reference (`observe_blocks`; a
-test compares the two over random games of every table shape).
-Standard library only; compiled with the rest of the core.
+test compares the two over random games of every table shape). Standard library and
+`coup.rules` only; compiled with the rest of the kernel.
 """
 
 from __future__ import annotations
@@ -25,10 +25,11 @@ from __future__ import annotations
 from array import array
 from typing import Any, Final, cast
 
-from .board import PRIVATE_VERBS, Entry
+from coup.rules.board import PRIVATE_VERBS, Entry
+from coup.rules.moves import Move
+from coup.rules.state import State
+
 from .layout import SLOT, layout, observation_size
-from .moves import Move
-from .state import State
 from .writer import make_writer, write_state
 
 _NO_PENDING: Final = ("action", "draft", "allegiance", "over")
@@ -140,7 +141,7 @@ class Features:
 
     def write(self, s: State, me: int, target: bytearray, at: int) -> None:
         """Write seat `me`'s vector into `target` from byte `at` (the C writer's fields are
-        the state's, in the order of ``coup/rules/_observe.c``)."""
+        the state's, in the order of ``coup/envs/kernel/_observe.c``)."""
         writer = self.writer
         if writer is None:
             target[at : at + 4 * self.size] = b"".join(self._parts(s, me))

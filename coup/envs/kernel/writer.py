@@ -1,28 +1,29 @@
-"""The compiled core's C writer of observation vectors (``coup/rules/_observe.c``): whether
+"""The compiled core's C writer of observation vectors (``coup/envs/kernel/_observe.c``): whether
 it is used, one made for a table shape, and the call that hands it a state's fields.
 
 The writer is used only where the compiled core runs and it was built from the C source
 beside it (it carries the source's SHA-256, `setup.py` builds it in); otherwise
-`coup.rules.features` joins its cached blocks. Standard library only; compiled with the
-rest of the core.
+`coup.envs.kernel.features` joins its cached blocks. Standard library and `coup.rules`
+only; compiled with the rest of the kernel.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from .board import PRIVATE_VERBS
-from .cards import ALLEGIANCES
+from coup.rules.board import PRIVATE_VERBS
+from coup.rules.cards import ALLEGIANCES
+from coup.rules.state import State
+
 from .layout import SLOT, table_size
-from .state import State
 
 
 def _writer_class() -> Any:
     """The C writer's class where the compiled core runs and the writer was built from the
     source beside it, else None."""
-    from . import core
+    from . import compiled
 
-    observe = core.c_extension("_observe")
+    observe = compiled.PACKAGE.c_extension("_observe")
     return None if observe is None else observe.Writer
 
 
@@ -43,7 +44,7 @@ def make_writer(
     verbs: dict[str, int],
     quiet: tuple[str, ...],
 ) -> Any:
-    """The `observe` of a C writer of vectors of this layout (see `coup.rules.features`),
+    """The `observe` of a C writer of vectors of this layout (see `coup.envs.kernel.features`),
     or None where there is no writer. `quiet`: the phases with no action under way."""
     if WRITER is None:
         return None
@@ -69,7 +70,7 @@ def make_writer(
 
 def write_state(observe: Any, s: State, me: int, target: bytearray, at: int) -> None:
     """Write seat `me`'s vector of `s` into `target` from byte `at` with a writer's
-    `observe`: the state's fields, in the order of ``coup/rules/_observe.c``."""
+    `observe`: the state's fields, in the order of ``coup/envs/kernel/_observe.c``."""
     settings = s.settings
     observe(
         target,

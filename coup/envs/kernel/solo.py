@@ -1,12 +1,12 @@
-"""One learning agent against bots, in the core: the step of Gymnasium's ``CoupEnv``
+"""One learning agent against bots, in the kernel: the step of Gymnasium's ``CoupEnv``
 (``coup.envs.gymnasium``), which binds `Solo.step` and `Solo.action_masks` as its own.
 
-A step plays the agent's integer action, then the other seats until the agent must
-decide again (random bots in the core, from one generator; other bots through the
-environment's `play_bots`), writes the agent's observation and mask, and hands out copies
-of the environment's numpy arrays over the `Stepper`'s buffers. What it does is what the
-environment's Python did before it. Standard library only; compiled with the rest of the
-core.
+A step plays the agent's integer action, then the other seats until the agent must decide
+again (random bots in the kernel, from one generator; other bots through the environment's
+`play_bots`), writes the agent's observation and mask, and hands out copies of the
+environment's numpy arrays over the `Stepper`'s buffers. What it does is what the
+environment's Python did before it. Standard library and `coup.rules` only; compiled with
+the rest of the kernel.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .state import State
+from coup.rules.state import State
+
 from .stepper import ILLEGAL, OUTSIDE, Stepper
 
 Step = tuple[Any, float, bool, bool, dict[str, Any]]

@@ -1,7 +1,7 @@
 """The observation vector's layout: its character slots, phases, actions and verbs, with
-and without Reformation, and its size (`coup.rules.features` writes the vector,
-``coup/envs/observation.py`` documents it field by field). Standard library only;
-compiled with the rest of the core.
+and without Reformation, and its size (`coup.envs.kernel.features` writes the vector,
+``coup/envs/observation.py`` documents it field by field). Standard library and
+`coup.rules` only; compiled with the rest of the kernel.
 """
 
 from __future__ import annotations
