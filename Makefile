@@ -29,7 +29,7 @@ $(CORE): $(RULES_SOURCES) | $(STAMP)
 
 core: $(CORE)
 	@$(PY) -c "import coup.rules.core as c; print('coup.rules:', c.CORE, '-', c.WHY)"
-	@$(PY) -c "import coup.envs.kernel as k, coup.envs.kernel.writer as w; print('coup.envs.kernel:', k.KERNEL, '-', k.WHY, '- observations:', 'the C writer' if w.WRITER else 'joined blocks')"
+	@$(PY) -c "import coup.envs.kernel as k, coup.envs.kernel.c_writer as w; print('coup.envs.kernel:', k.KERNEL, '-', k.WHY, '- observations:', 'the C writer' if w.WRITER else 'joined blocks')"
 	@$(PY) -c "import coup.envs.arrays as a; print('coup.envs: arrays copied by', 'the C copy' if a.FAST_COPY else 'ndarray.copy')" 2>/dev/null || true
 
 serve: $(STAMP) $(CORE)

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import coup
-from coup.envs.kernel.writer import WRITER
+from coup.envs.kernel.c_writer import WRITER
 from coup.ops import bench_cores, bench_coupml
 from coup.rules.core import CORE, WHY
 

@@ -29,10 +29,10 @@ def observed(pure: bool) -> list[str]:
 
 def test_both_cores_give_learners_the_same_observations_and_masks() -> None:
     compiled = observed(pure=False)
-    if json.loads(compiled[0]) != {"core": "compiled"}:
+    if json.loads(compiled[0]) != {"core": "compiled", "kernel": "compiled"}:
         pytest.skip("no compiled core here: nothing to compare the pure core with")
     pure = observed(pure=True)
-    assert json.loads(pure[0]) == {"core": "pure"}
+    assert json.loads(pure[0]) == {"core": "pure", "kernel": "pure"}
     assert len(compiled) == len(pure) > 1
     for ours, theirs in zip(compiled[1:], pure[1:], strict=True):
         a, b = json.loads(ours), json.loads(theirs)

@@ -1,4 +1,4 @@
-"""The rules core's step for the learning adapters (`coup.envs.kernel.stepper`)."""
+"""The kernel's step for the learning adapters (`coup.envs.kernel.stepper`)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import random
 
 import numpy as np
 import pytest
+from observation_oracle import encode
 
 import coup
 from coup.envs.actions import ActionSpace
@@ -49,7 +50,7 @@ def test_steps_match_the_engine_and_the_buffers_match_the_encoder() -> None:
             while True:
                 stepper.fill(seat)
                 obs = np.frombuffer(stepper.obs, np.float32)
-                assert np.array_equal(obs, encoder.encode(state.view(seat)))
+                assert np.array_equal(obs, encode(encoder.layout, state.view(seat)))
                 assert bytes(stepper.mask) == bytes(actions.mask(state.legal(seat), seat))
                 move = rng.choice(state.legal(seat))
                 twin.play(seat, move)

@@ -20,7 +20,15 @@ if TYPE_CHECKING:
     from coup.rules.core import CompiledPackage
 
 #: The modules compiled by mypyc, in dependency order (``__init__`` and this one are not).
-MODULES: tuple[str, ...] = ("layout", "writer", "features", "stepper", "agents", "solo")
+MODULES: tuple[str, ...] = (
+    "layout",
+    "c_writer",
+    "history",
+    "features",
+    "stepper",
+    "agents",
+    "solo",
+)
 #: Hand-written C built with them, used only by the compiled kernel: the observation writer.
 C_SOURCES: tuple[str, ...] = ("_observe.c",)
 

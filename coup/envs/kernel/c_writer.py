@@ -1,10 +1,12 @@
-"""The compiled core's C writer of observation vectors (``coup/envs/kernel/_observe.c``): whether
-it is used, one made for a table shape, and the call that hands it a state's fields.
+"""The compiled kernel's C writer of observation vectors (``coup/envs/kernel/_observe.c``):
+whether it is used, one made for a layout, and the call that hands it a state's fields.
 
-The writer is used only where the compiled core runs and it was built from the C source
+The writer is used only where the compiled kernel runs and it was built from the C source
 beside it (it carries the source's SHA-256, `setup.py` builds it in); otherwise
-`coup.envs.kernel.features` joins its cached blocks. Standard library and `coup.rules`
-only; compiled with the rest of the kernel.
+`coup.envs.kernel.features` joins its cached blocks. It is handed every field's offset
+and size from `coup.envs.kernel.layout` when made, and checks them against the vector's
+size, so it writes where the layout says and nowhere else. Standard library and
+`coup.rules` only; compiled with the rest of the kernel.
 """
 
 from __future__ import annotations
@@ -12,57 +14,40 @@ from __future__ import annotations
 from typing import Any, Final
 
 from coup.rules.board import PRIVATE_VERBS
-from coup.rules.cards import ALLEGIANCES
 from coup.rules.state import State
 
-from .layout import SLOT, table_size
+from .layout import ALLEGIANCES, QUIET_PHASES, SLOT, Layout
 
 
 def _writer_class() -> Any:
-    """The C writer's class where the compiled core runs and the writer was built from the
-    source beside it, else None."""
+    """The C writer's class where the compiled kernel runs and the writer was built from
+    the source beside it, else None."""
     from . import compiled
 
     observe = compiled.PACKAGE.c_extension("_observe")
     return None if observe is None else observe.Writer
 
 
-#: The C writer's class, or None: the pure-Python core, or no C writer built.
+#: The C writer's class, or None: the pure-Python kernel, or no C writer built.
 WRITER: Final[Any] = _writer_class()
 
 
-def make_writer(
-    players: int,
-    history: int,
-    reformation: bool,
-    size: int,
-    seat_size: int,
-    pending_size: int,
-    entry: int,
-    phases: dict[str, int],
-    actions: dict[str, int],
-    verbs: dict[str, int],
-    quiet: tuple[str, ...],
-) -> Any:
-    """The `observe` of a C writer of vectors of this layout (see `coup.envs.kernel.features`),
-    or None where there is no writer. `quiet`: the phases with no action under way."""
+def make_writer(layout: Layout) -> Any:
+    """The `observe` of a C writer of vectors of `layout`, or None where there is none."""
     if WRITER is None:
         return None
     writer = WRITER(
-        players,
-        history,
-        reformation,
-        size,
-        seat_size,
-        table_size(reformation),
-        pending_size,
-        entry,
+        layout.players,
+        layout.history,
+        layout.reformation,
+        layout.size,
+        layout.offsets(),
         dict(SLOT),
-        phases,
-        actions,
-        verbs,
+        {name: i for i, name in enumerate(layout.phases)},
+        {name: i for i, name in enumerate(layout.actions)},
+        {name: i for i, name in enumerate(layout.verbs)},
         {side: i for i, side in enumerate(ALLEGIANCES)},
-        quiet,
+        QUIET_PHASES,
         PRIVATE_VERBS,
     )
     return writer.observe
