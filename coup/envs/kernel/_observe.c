@@ -161,21 +161,8 @@ static inline long rel(long a, long b, long n) {
     return r < 0 ? r + n : r;
 }
 
-/* An int's value: small ints read in place (as compiled code does), others converted. */
-static inline long as_long(PyObject *o) {
-#if PY_VERSION_HEX >= 0x030C0000
-    if (PyLong_CheckExact(o) && _PyLong_IsCompact((PyLongObject *)o))
-        return (long)_PyLong_CompactValue((PyLongObject *)o);
-#else
-    if (PyLong_CheckExact(o)) {
-        Py_ssize_t size = Py_SIZE(o);
-        if (size == 0) return 0;
-        if (size == 1) return (long)((PyLongObject *)o)->ob_digit[0];
-        if (size == -1) return -(long)((PyLongObject *)o)->ob_digit[0];
-    }
-#endif
-    return PyLong_AsLong(o);
-}
+/* An int's value (-1 with an exception set if it is not an int or does not fit). */
+static inline long as_long(PyObject *o) { return PyLong_AsLong(o); }
 
 /* A seat number, or -1 for None; -2 with an exception set. */
 static long seat_or_none(PyObject *o) {
@@ -188,21 +175,15 @@ static long seat_or_none(PyObject *o) {
 /* Add `scale` at the slot of each card of the tuple or list `cards`, from `out`, each
  * count clipped to 1. */
 static int add_cards(Writer *w, PyObject *cards, float *out, float scale) {
-    PyObject **items;
-    Py_ssize_t count;
-    if (PyTuple_Check(cards)) {
-        items = &PyTuple_GET_ITEM(cards, 0);
-        count = PyTuple_GET_SIZE(cards);
-    } else if (PyList_Check(cards)) {
-        count = PyList_GET_SIZE(cards);
-        if (count == 0) return 0; /* an empty list may have no item array */
-        items = &PyList_GET_ITEM(cards, 0);
-    } else {
+    int tuple = PyTuple_Check(cards);
+    if (!tuple && !PyList_Check(cards)) {
         PyErr_SetString(PyExc_TypeError, "cards must be a tuple or a list");
         return -1;
     }
+    Py_ssize_t count = tuple ? PyTuple_GET_SIZE(cards) : PyList_GET_SIZE(cards);
     for (Py_ssize_t k = 0; k < count; k++) {
-        int slot = names_need(&w->slots, items[k]);
+        PyObject *card = tuple ? PyTuple_GET_ITEM(cards, k) : PyList_GET_ITEM(cards, k);
+        int slot = names_need(&w->slots, card);
         if (slot < 0) return -1;
         out[slot] = clip(out[slot] + scale);
     }
@@ -235,7 +216,9 @@ static void Writer_dealloc(Writer *w) {
     for (int i = 0; i < w->n; i++) Py_CLEAR(w->seats[i]);
     forget(w);
     PyMem_Free(w->decoded);
-    Py_TYPE(w)->tp_free((PyObject *)w);
+    PyTypeObject *type = Py_TYPE(w);
+    type->tp_free((PyObject *)w);
+    Py_DECREF(type); /* instances of a heap type hold a reference to it */
 }
 
 /* Set `flags[k]` for the number k of each name in `which` that has one. */
@@ -718,42 +701,61 @@ static PyGetSetDef Writer_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-static PyTypeObject WriterType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "coup.envs.kernel._observe.Writer",
-    .tp_basicsize = sizeof(Writer),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Writes observation vectors of one table shape (made by coup.envs.kernel.features).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Writer_init,
-    .tp_dealloc = (destructor)Writer_dealloc,
-    .tp_methods = Writer_methods,
-    .tp_getset = Writer_getset,
+static PyType_Slot Writer_slots[] = {
+    {Py_tp_doc, "Writes observation vectors of one layout (made by coup.envs.kernel.c_writer)."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_init, (initproc)Writer_init},
+    {Py_tp_dealloc, (destructor)Writer_dealloc},
+    {Py_tp_methods, Writer_methods},
+    {Py_tp_getset, Writer_getset},
+    {0, NULL},
 };
 
-static struct PyModuleDef observe_module = {
-    PyModuleDef_HEAD_INIT,
-    .m_name = "coup.envs.kernel._observe",
-    .m_doc = "A seat's observation vector written straight into a buffer (the compiled core).",
-    .m_size = -1,
+static PyType_Spec Writer_spec = {
+    .name = "coup.envs.kernel._observe.Writer",
+    .basicsize = sizeof(Writer),
+    .flags = Py_TPFLAGS_DEFAULT,
+    .slots = Writer_slots,
 };
 
 #ifndef COUP_C_SOURCE /* setup.py defines it: the SHA-256 of this file */
 #define COUP_C_SOURCE "unknown"
 #endif
 
-PyMODINIT_FUNC PyInit__observe(void) {
-    if (PyType_Ready(&WriterType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&observe_module);
-    if (m == NULL) return NULL;
-    if (PyModule_AddStringConstant(m, "SOURCE", COUP_C_SOURCE) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    Py_INCREF(&WriterType);
-    if (PyModule_AddObject(m, "Writer", (PyObject *)&WriterType) < 0) {
-        Py_DECREF(&WriterType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+/* The module's contents: the Writer class (a type of this module, so that each
+ * interpreter that imports it has its own) and the digest of the source it was built from. */
+static int observe_exec(PyObject *m) {
+    PyObject *type = PyType_FromModuleAndSpec(m, &Writer_spec, NULL);
+    if (type == NULL) return -1;
+    int added = PyModule_AddObjectRef(m, "Writer", type);
+    Py_DECREF(type);
+    if (added < 0) return -1;
+    return PyModule_AddStringConstant(m, "SOURCE", COUP_C_SOURCE);
 }
+
+static PyModuleDef_Slot observe_slots[] = {
+    {Py_mod_exec, observe_exec},
+#ifdef Py_mod_multiple_interpreters
+    /* no state outside the module's own objects: fine in any interpreter, each with its
+     * own GIL */
+    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
+#endif
+#ifdef Py_mod_gil
+    /* Not safe without the GIL: `observe` reads the state's lists and dicts through
+     * borrowed references and keeps a per-Writer cache of decoded history entries, both of
+     * which another thread could change in the middle of a call. Under a free-threaded
+     * Python importing this module keeps the GIL on. */
+    {Py_mod_gil, Py_MOD_GIL_USED},
+#endif
+    {0, NULL},
+};
+
+static struct PyModuleDef observe_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "coup.envs.kernel._observe",
+    .m_doc = "A seat's observation vector written straight into a buffer (the compiled kernel).",
+    .m_size = 0,
+    .m_slots = observe_slots,
+};
+
+PyMODINIT_FUNC PyInit__observe(void) { return PyModuleDef_Init(&observe_module); }
