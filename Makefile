@@ -2,10 +2,10 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
-# the compiled rules core and learning kernel (setup.py: mypyc and their C files) and the
-# environments' C copy of arrays, rebuilt when one of their sources changes
+# the compiled rules core and learning kernel (setup.py: mypyc and their C files), rebuilt
+# when one of their sources changes
 CORE := $(VENV)/.core
-RULES_SOURCES := $(wildcard coup/rules/*.py coup/rules/*.c coup/envs/kernel/*.py coup/envs/kernel/*.c coup/envs/*.c)
+RULES_SOURCES := $(wildcard coup/rules/*.py coup/rules/*.c coup/envs/kernel/*.py coup/envs/kernel/*.c)
 # make test expects the compiled core where a C compiler is
 EXPECT_COMPILED := $(if $(shell command -v cc || command -v gcc),1,0)
 
@@ -30,7 +30,6 @@ $(CORE): $(RULES_SOURCES) | $(STAMP)
 core: $(CORE)
 	@$(PY) -c "import coup.rules.core as c; print('coup.rules:', c.CORE, '-', c.WHY)"
 	@$(PY) -c "import coup.envs.kernel as k, coup.envs.kernel.c_writer as w; print('coup.envs.kernel:', k.KERNEL, '-', k.WHY, '- observations:', 'the C writer' if w.WRITER else 'joined blocks')"
-	@$(PY) -c "import coup.envs.arrays as a; print('coup.envs: arrays copied by', 'the C copy' if a.FAST_COPY else 'ndarray.copy')" 2>/dev/null || true
 
 serve: $(STAMP) $(CORE)
 	$(VENV)/bin/coup serve

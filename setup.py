@@ -4,11 +4,10 @@ be, else pure Python.
 All metadata is in pyproject.toml; this file only adds the compiled rules core (the modules
 compiled by mypyc and the game's generator in hand-written C), the learning adapters'
 compiled kernel (``coup/envs/kernel``: its modules, compiled against the rules', and the C
-writer of observation vectors) and the learning environments' C copy of numpy arrays
-(coup/envs/_copy.c, built against numpy). If mypyc or a C compiler is missing, or the
-compile fails, the package installs without them and the pure-Python modules run
-(`coup/rules/core.py` and `coup/envs/kernel/compiled.py` choose at import time).
-`COUP_PURE=1` at build time skips the mypyc compile (the array copy is built still).
+writer of observation vectors). If mypyc or a C compiler is missing, or the compile fails,
+the package installs without them and the pure-Python modules run (`coup/rules/core.py` and
+`coup/envs/kernel/compiled.py` choose at import time). `COUP_PURE=1` at build time skips
+the compile.
 """
 
 from __future__ import annotations
@@ -90,25 +89,6 @@ def compiled_packages() -> list[Any]:
     return list(extensions)
 
 
-def array_copy() -> list[Any]:
-    """The learning environments' fast copy of numpy arrays (coup/envs/_copy.c), where
-    numpy's headers are at build time (pyproject.toml's build requirements bring numpy);
-    without it the environments use ``ndarray.copy``."""
-    try:
-        import numpy
-    except ImportError as e:
-        _say(f"numpy is not available ({e}): the environments copy arrays with ndarray.copy")
-        return []
-    return [
-        Extension(
-            "coup.envs._copy",
-            ["coup/envs/_copy.c"],
-            include_dirs=[numpy.get_include()],
-            optional=True,
-        )
-    ]
-
-
 class BuildExt(build_ext):
     """build_ext that always compiles (an editable install otherwise keeps an extension
     built before its C source changed) and says so when the compiled core could not be
@@ -125,4 +105,4 @@ class BuildExt(build_ext):
             _say(f"the compiled modules could not be built ({e}): the pure ones are used")
 
 
-setup(ext_modules=compiled_packages() + array_copy(), cmdclass={"build_ext": BuildExt})
+setup(ext_modules=compiled_packages(), cmdclass={"build_ext": BuildExt})

@@ -42,7 +42,6 @@ import coup
 from coup.bots.baseline import RandomBot
 from coup.envs import game_seed
 from coup.envs.actions import ActionSpace
-from coup.envs.arrays import copier
 from coup.envs.kernel.solo import Solo
 from coup.envs.kernel.stepper import Stepper
 from coup.envs.observation import ObservationEncoder
@@ -114,7 +113,6 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
             illegal_penalty,
             self._refuse,
             self._play_bots,
-            copier(),
         )
         if render_mode != "human":
             self.__dict__.update(step=self._solo.step, action_masks=self._solo.action_masks)
@@ -214,8 +212,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         self._restart(seed)
-        copy = self._solo.copier
-        return copy(self._obs), {"action_mask": copy(self._mask), "seat": self.seat}
+        return self._obs.copy(), {"action_mask": self._mask.copy(), "seat": self.seat}
 
     def _restart(self, seed: int | None) -> None:
         """`reset` without making what it returns (the vector environment's reset)."""

@@ -40,7 +40,6 @@ from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped
 import coup
 from coup.envs import game_seed
 from coup.envs.actions import ActionSpace
-from coup.envs.arrays import copier
 from coup.envs.kernel.agents import Agents, Turns
 from coup.envs.kernel.stepper import ILLEGAL, OUTSIDE, Stepper
 from coup.envs.observation import ObservationEncoder
@@ -105,7 +104,7 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         # the AEC bookkeeping (selection, rewards, terminations, ...) is the kernel's
         # (`coup.envs.kernel.agents`); its last, step and observe are this environment's, one
         # compiled call each, unless a step must also render
-        self._core = Agents(self.stepper, players, self._shared, copy, self._refuse, copier())
+        self._core = Agents(self.stepper, players, self._shared, copy, self._refuse)
         if render_mode != "human":
             self.__dict__.update(last=self._core.last, step=self._core.step)
         self.__dict__["observe"] = self._core.observe

@@ -359,3 +359,26 @@ def test_env_that_renders_every_step_still_renders(capsys: pytest.CaptureFixture
     play_random(e, 2)  # its agent_iter and step are the wrapper's own
     shown = capsys.readouterr().out
     assert shown.count("last move:") >= 4 and "game over" in shown  # every step, to the end
+
+
+def test_observations_kept_stay_as_handed_out() -> None:
+    """With copy=True every observation is new arrays: one kept stays as it was handed out
+    while the game goes on."""
+    env = raw_env(4)
+    env.reset(seed=5)
+    rng = random.Random(5)
+    kept: list[tuple[np.ndarray, bytes]] = []
+    for step in range(400):
+        if not env.agents:
+            env.reset()
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        if step % 7 == 0:
+            kept += [(obs["observation"], obs["observation"].tobytes())]
+            kept += [(obs["action_mask"], obs["action_mask"].tobytes())]
+        env.step(random_action(obs, rng))
+    assert len(kept) > 50
+    for array, contents in kept:
+        assert array.tobytes() == contents

@@ -27,9 +27,8 @@ class Agents:
     """The agents ``player_0 .. player_{n-1}`` of one table, stepped through `stepper`.
 
     `shared` is the observation dict of the two arrays over the stepper's buffers (handed
-    out as it is when not `copy`, else as `copier`'s copies of them, ``copier(a)`` being
-    ``a.copy()``); `refuse(agent, seat, action, why)` raises the error of an action the
-    stepper refused (the environment words it)."""
+    out as it is when not `copy`, else as their ``copy()``); `refuse(agent, seat, action,
+    why)` raises the error of an action the stepper refused (the environment words it)."""
 
     def __init__(
         self,
@@ -38,7 +37,6 @@ class Agents:
         shared: dict[str, Any],
         copy: bool,
         refuse: Any,
-        copier: Any,
     ) -> None:
         self.stepper = stepper
         self.players = players
@@ -48,7 +46,6 @@ class Agents:
         self.obs: Any = shared["observation"]
         self.mask: Any = shared["action_mask"]
         self.copy = copy
-        self.copier = copier
         self.refuse = refuse
         self.share = 1.0 / (players - 1)
         self.started = False
@@ -125,8 +122,7 @@ class Agents:
             raise RuntimeError("call reset() before using the environment")
         self.stepper.fill(self.seat_of[agent])
         if self.copy:
-            copier = self.copier
-            return {"observation": copier(self.obs), "action_mask": copier(self.mask)}
+            return {"observation": self.obs.copy(), "action_mask": self.mask.copy()}
         return self.shared
 
     # -- a step ----------------------------------------------------------------------------

@@ -28,7 +28,7 @@ class Solo:
     ``"obs"`` (float32), ``"mask"`` (int8) and ``"mask_bool"``. With `rng` set every other
     seat is a random bot played here; else `play_bots()` (the environment's) plays them and
     adds their moves to `decisions`. `refuse(seat, action)` raises the error of an illegal
-    action when `raise_illegal`. `copier(a)` is ``a.copy()`` (what a step hands out)."""
+    action when `raise_illegal`. A step hands out the arrays' ``copy()``."""
 
     def __init__(
         self,
@@ -39,7 +39,6 @@ class Solo:
         penalty: float,
         refuse: Any,
         play_bots: Any,
-        copier: Any,
     ) -> None:
         self.stepper = stepper
         self.obs: Any = arrays["obs"]
@@ -50,7 +49,6 @@ class Solo:
         self.penalty = penalty
         self.refuse = refuse
         self.play_bots = play_bots
-        self.copier = copier
         self.rng: random.Random | None = None
         self.started = False
         self.seat = 0
@@ -108,9 +106,8 @@ class Solo:
             self.steps += 1
             self.fresh()
             truncated = self.steps >= self.max_steps
-            copier = self.copier
-            info = {"action_mask": copier(self.mask), "seat": seat, "illegal": True}
-            return copier(self.obs), self.penalty, False, truncated, info
+            info = {"action_mask": self.mask.copy(), "seat": seat, "illegal": True}
+            return self.obs.copy(), self.penalty, False, truncated, info
         self.steps += 1
         if rng is not None:
             self.decisions += played
@@ -124,14 +121,13 @@ class Solo:
         if terminated:
             reward = 1.0 if state.winner == seat else -1.0
         truncated = not terminated and self.steps >= self.max_steps
-        copier = self.copier
         return (
-            copier(self.obs),
+            self.obs.copy(),
             reward,
             terminated,
             truncated,
             {
-                "action_mask": copier(self.mask),
+                "action_mask": self.mask.copy(),
                 "seat": seat,
             },
         )
@@ -153,4 +149,4 @@ class Solo:
     def action_masks(self) -> Any:
         """Boolean mask of the agent's legal actions now (all False once its game is over)."""
         self.fresh()
-        return self.copier(self.mask_bool)
+        return self.mask_bool.copy()
