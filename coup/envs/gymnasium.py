@@ -24,8 +24,8 @@ challenge to answer, a card to lose, an exchange...) or the game is over for it.
   ``"heuristic"``, ...), a list with one name or bot per other seat (clockwise from the
   agent), or bot objects (anything with ``choose(state, seat) -> Move``).
   ``seat=None`` (default) puts the agent at a random seat each episode.
-* The step is the kernel's (:mod:`coup.envs.kernel.solo`): ``step`` and ``action_masks``
-  are its compiled methods (unless the environment renders every step).
+* The step is the learning kernel's (:mod:`coup.envs.kernel.solo`, compiled where the rules
+  are): ``step`` and ``action_masks`` each make one call into it.
 """
 
 from __future__ import annotations
@@ -103,8 +103,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self._mask = _frombuffer(self.stepper.mask, _INT8)
         self._mask_bool = _frombuffer(self.stepper.mask, _BOOL)
         self._size = self.actions.size
-        # the step is the kernel's (`coup.envs.kernel.solo`): its step and action_masks are
-        # this environment's, one compiled call each, unless a step must also render
+        # the step is the kernel's (`coup.envs.kernel.solo`): step and action_masks call it
         self._solo = Solo(
             self.stepper,
             {"obs": self._obs, "mask": self._mask, "mask_bool": self._mask_bool},
@@ -114,8 +113,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
             self._refuse,
             self._play_bots,
         )
-        if render_mode != "human":
-            self.__dict__.update(step=self._solo.step, action_masks=self._solo.action_masks)
+        self._renders = render_mode == "human"  # every step
         # every opponent "random": one generator for all of them, seeded when reset() is
         # given a seed (and at the first reset), and the kernel plays their moves
         self._all_random = all(spec == "random" for spec in self.opponents)
@@ -233,11 +231,10 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self._solo.restart(state, seat, self._random if self._all_random else None)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Play the agent's `action`, then the bots until the agent decides again. Unless
-        the environment renders every step, ``env.step`` is the core's own
-        (`coup.envs.kernel.solo.Solo.step`), which this calls too."""
+        """Play the agent's `action`, then the bots until the agent decides again: the
+        kernel's `coup.envs.kernel.solo.Solo.step`."""
         result = self._solo.step(action)
-        if self.render_mode == "human":
+        if self._renders:
             self.render()
         return result
 
@@ -275,9 +272,8 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         return self.state
 
     def action_masks(self) -> np.ndarray:
-        """Boolean mask of the agent's legal actions now (all False once its game is over);
-        ``env.action_masks`` is the core's own, which this calls too."""
-        self._live()
+        """Boolean mask of the agent's legal actions now (all False once its game is over):
+        the kernel's `coup.envs.kernel.solo.Solo.action_masks`."""
         return self._solo.action_masks()  # type: ignore[no-any-return]
 
     def view(self) -> dict[str, Any]:

@@ -170,3 +170,25 @@ def test_observations_and_masks_kept_stay_as_handed_out() -> None:
     assert len(held) > 30
     for array, contents in held:
         assert array.tobytes() == contents
+
+
+def test_the_methods_are_the_classes_own() -> None:
+    """No method is put into an instance: step and action_masks are the class's own, so
+    that a subclass overriding one is the one called."""
+    for e in (CoupEnv(3, opponents="random"), CoupEnv(3, opponents="random", render_mode="ansi")):
+        for _ in range(2):
+            for name in ("step", "action_masks", "reset"):
+                assert name not in vars(e)
+                assert getattr(e, name).__func__ is getattr(type(e), name)
+            play(e, 4)
+
+    class Counting(CoupEnv):
+        steps = 0
+
+        def step(self, action: object) -> tuple[np.ndarray, float, bool, bool, dict[str, object]]:
+            self.steps += 1
+            return super().step(action)
+
+    counted = Counting(3, opponents="random")
+    assert play(counted, 4) == play(CoupEnv(3, opponents="random"), 4)
+    assert counted.steps == play(CoupEnv(3, opponents="random"), 4)[1]

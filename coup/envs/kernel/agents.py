@@ -1,11 +1,11 @@
 """A table's seats as learning agents, in the kernel: the bookkeeping of PettingZoo's AEC
 API (who is selected, rewards, terminations, truncations, knocked-out agents stepped out)
-for ``coup.envs.pettingzoo``, which binds `Agents.last` and `Agents.step` as its own.
+for ``coup.envs.pettingzoo``, whose ``last``, ``step`` and ``observe`` call `Agents.last`,
+`Agents.step` and `Agents.observe`.
 
-What it does is what ``pettingzoo.AECEnv`` and the environment's Python did before it
-(``_was_dead_step``, ``_deads_step_first``, ``_accumulate_rewards``, ``_clear_rewards``);
-it runs here so that a decision costs one compiled call for ``last()`` and one for
-``step()``. `agents` and the dicts are made once and refilled by `start`, so the
+What it does is what ``pettingzoo.AECEnv``'s own helpers do (``_was_dead_step``,
+``_deads_step_first``, ``_accumulate_rewards``, ``_clear_rewards``); it runs here so that
+a decision costs one compiled call for ``last()`` and one for ``step()``. `agents` and the dicts are made once and refilled by `start`, so the
 environment's attributes of those names are these very objects. The observation arrays are
 the environment's (numpy, over the `Stepper`'s buffers): this module only hands them out,
 or their ``copy()``. Standard library and `coup.rules` only; compiled with the rest of the

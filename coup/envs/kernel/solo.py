@@ -1,11 +1,11 @@
 """One learning agent against bots, in the kernel: the step of Gymnasium's ``CoupEnv``
-(``coup.envs.gymnasium``), which binds `Solo.step` and `Solo.action_masks` as its own.
+(``coup.envs.gymnasium``), whose ``step`` and ``action_masks`` call `Solo.step` and
+`Solo.action_masks`.
 
 A step plays the agent's integer action, then the other seats until the agent must decide
 again (random bots in the kernel, from one generator; other bots through the environment's
 `play_bots`), writes the agent's observation and mask, and hands out copies of the
-environment's numpy arrays over the `Stepper`'s buffers. What it does is what the
-environment's Python did before it. Standard library and `coup.rules` only; compiled with
+environment's numpy arrays over the `Stepper`'s buffers. Standard library and `coup.rules` only; compiled with
 the rest of the kernel.
 """
 
