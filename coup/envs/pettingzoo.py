@@ -41,7 +41,7 @@ from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped
 import coup
 from coup.envs import game_seed
 from coup.envs.actions import ActionSpace
-from coup.envs.kernel.agents import Agents, Turns
+from coup.envs.kernel.agents import Agents, NotInOrder, Turns
 from coup.envs.kernel.stepper import ILLEGAL, OUTSIDE, Stepper
 from coup.envs.observation import ObservationEncoder
 from coup.envs.text import render
@@ -255,26 +255,26 @@ class InOrder(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """PettingZoo's ``OrderEnforcingWrapper`` of a `CoupAEC`, with its checks, at the raw
     environment's speed once reset.
 
-    Before the first ``reset()`` it is the wrapper itself (what it refuses, it refuses).
-    From then on its ``last``, ``observe`` and ``step`` call the kernel
-    (`coup.envs.kernel.agents`) directly, ``agent_iter()`` hands out the kernel's iterator,
-    and the ``agents``, ``rewards``, ``terminations``, ``truncations`` and ``infos`` it
-    passes on are the environment's own list and dicts: no trip through the wrapper's
-    Python and its ``__getattr__``, with the same checks (a step is marked as made, which
-    ``agent_iter`` checks; a step with no agent left warns and does nothing). An
-    environment that renders every step is stepped through the wrapper's own ``step``.
+    Before the first ``reset()`` it is the wrapper itself (what it refuses, it refuses:
+    the kernel answers `NotInOrder` and the wrapper's own method runs). From then on its
+    ``last``, ``observe`` and ``step`` call the kernel (`coup.envs.kernel.agents`), which
+    keeps the wrapper's checks (a step is marked as made, which ``agent_iter`` checks; a
+    step with no agent left warns and does nothing), ``agent_iter()`` hands out the
+    kernel's iterator, and the ``agents``, ``rewards``, ``terminations``, ``truncations``
+    and ``infos`` it passes on are the environment's own list and dicts: no trip through
+    the wrapper's Python and its ``__getattr__``. An environment that renders every step
+    is stepped through the wrapper's own methods.
     """
 
     def __init__(self, env: CoupAEC) -> None:
         super().__init__(env)
         self._table = env._core
-        #: reset once, and stepped through the kernel (not rendering every step)
-        self._in_order = False
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         super().reset(seed=seed, options=options)
-        if self._has_reset and not self._in_order:
-            table = self._table
+        table = self._table
+        if self._has_reset and table.wrapper is None and not self.env._renders:
+            # from now on the kernel keeps the wrapper's checks (`NotInOrder` before)
             table.in_order(self, EnvLogger.warn_step_after_terminated_truncated)
             # the environment's own list and dicts (refilled by every reset, never
             # replaced), which the wrapper's __getattr__ would pass on
@@ -283,28 +283,29 @@ class InOrder(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             self.terminations = table.terminations
             self.truncations = table.truncations
             self.infos = table.infos
-            self._in_order = not self.env._renders
 
     def last(
         self, observe: bool = True
     ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
-        if not self._has_reset:
-            return super().last(observe)  # type: ignore[no-any-return]  # it refuses
-        return self._table.last(observe)
+        try:
+            return self._table.last_in_order(observe)
+        except NotInOrder:  # not reset yet (the wrapper refuses), or rendering every step
+            return super().last(observe)  # type: ignore[no-any-return]
 
     def observe(self, agent: str) -> dict[str, np.ndarray] | None:
-        if not self._has_reset:
-            return super().observe(agent)  # type: ignore[no-any-return]  # it refuses
-        return self._table.observe(agent)  # type: ignore[no-any-return]
+        try:
+            return self._table.observe_in_order(agent)  # type: ignore[no-any-return]
+        except NotInOrder:
+            return super().observe(agent)  # type: ignore[no-any-return]
 
     def step(self, action: int | None) -> None:
-        if self._in_order:
+        try:
             self._table.step_in_order(action)
-        else:  # not reset yet (it refuses), or rendering every step
+        except NotInOrder:
             super().step(action)
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
-        if not self._in_order:  # not reset yet, or rendering every step
+        if self._table.wrapper is None:  # not reset yet, or rendering every step
             return super().agent_iter(max_iter)
         return _TurnsOf(self._table, max_iter)
 

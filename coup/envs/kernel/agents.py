@@ -23,6 +23,11 @@ from .stepper import SETTLE, Stepper
 Last = tuple[Any, float, bool, bool, dict[str, Any]]
 
 
+class NotInOrder(Exception):
+    """The order-enforcing wrapper's calls before `Agents.in_order` was given it: the
+    wrapper answers them itself."""
+
+
 class Agents:
     """The agents ``player_0 .. player_{n-1}`` of one table, stepped through `stepper`.
 
@@ -165,10 +170,24 @@ class Agents:
         self.wrapper = wrapper
         self.after_end = after_end
 
+    def last_in_order(self, observe: bool = True) -> Last:
+        """``OrderEnforcingWrapper.last`` once reset: `last` (`NotInOrder` before)."""
+        if self.wrapper is None:
+            raise NotInOrder
+        return self.last(observe)
+
+    def observe_in_order(self, agent: str) -> Any:
+        """``OrderEnforcingWrapper.observe`` once reset: `observe` (`NotInOrder` before)."""
+        if self.wrapper is None:
+            raise NotInOrder
+        return self.observe(agent)
+
     def step_in_order(self, action: Any) -> None:
         """``OrderEnforcingWrapper.step`` once reset: the step is marked as made (which
         ``agent_iter`` checks), and the selected agent plays, or with no agent left the
-        wrapper's warning is given and nothing happens."""
+        wrapper's warning is given and nothing happens (`NotInOrder` before)."""
+        if self.wrapper is None:
+            raise NotInOrder
         self.wrapper._has_updated = True
         if not self.agents:
             self.after_end()
