@@ -187,7 +187,9 @@ class Stepper:
             seat = s.waiting[0]
             if seat == me:
                 break
-            s.play(seat, rng.choice(s.legal(seat)))
+            # the state's own list of legal moves (what `legal` hands out a copy of): the
+            # same choice, without copying it
+            s.play(seat, rng.choice(s._legal_for(seat)))
             count += 1
         return count
 
