@@ -1,12 +1,13 @@
-"""The build: `coup.rules` compiled to C with mypyc where it can be, else pure Python.
+"""The build: `coup.rules` and the learning kernel compiled to C with mypyc where they can
+be, else pure Python.
 
 All metadata is in pyproject.toml; this file only adds the compiled rules core (the modules
-compiled by mypyc and the hand-written C beside them: the writer of observation vectors and
-the game's generator) and the learning environments' C copy of numpy arrays
-(coup/envs/_copy.c, built against numpy). If mypyc or a C compiler is missing, or the
-compile fails, the package installs without it and `coup.rules` runs its pure-Python
-modules (`coup/rules/core.py` chooses at import time).
-`COUP_PURE=1` at build time skips the rules core's compile (the array copy is built still).
+compiled by mypyc and the game's generator in hand-written C), the learning adapters'
+compiled kernel (``coup/envs/kernel``: its modules, compiled against the rules', and the C
+writer of observation vectors). If mypyc or a C compiler is missing, or the compile fails,
+the package installs without them and the pure-Python modules run (`coup/rules/core.py` and
+`coup/envs/kernel/compiled.py` choose at import time). `COUP_PURE=1` at build time skips
+the compile.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from typing import Any
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-RULES = Path(__file__).resolve().parent / "coup" / "rules"
+ROOT = Path(__file__).resolve().parent
+RULES = ROOT / "coup" / "rules"
+KERNEL = ROOT / "coup" / "envs" / "kernel"
 
 
-def _core() -> Any:
-    """coup/rules/core.py, loaded by path (the package itself is not importable here)."""
-    spec = importlib.util.spec_from_file_location("_coup_rules_core", RULES / "core.py")
+def _load(name: str, path: Path) -> Any:
+    """A module of the package loaded by path (the package itself is not importable here)."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)  # outside its package it only defines things
@@ -35,63 +38,55 @@ def _say(text: str) -> None:
     print(f"coup build: {text}", file=sys.stderr)
 
 
-def compiled_rules() -> list[Any]:
-    core = _core()
+def compiled_packages() -> list[Any]:
+    """The rules and the kernel compiled by mypyc (one library each, the kernel's compiled
+    against the rules'), and the hand-written C beside each."""
+    core = _load("_coup_rules_core", RULES / "core.py")
+    kernel = _load("_coup_envs_kernel_compiled", KERNEL / "compiled.py").described(core)
+    packages = [core.RULES, kernel]
     if core.wants_pure():
-        _say(f"{core.PURE_VARIABLE} is set: installing the pure-Python rules core")
+        _say(f"{core.PURE_VARIABLE} is set: installing the pure-Python modules")
         return []
     try:
         from mypyc.build import mypycify
     except ImportError as e:
-        _say(f"mypyc is not available ({e}): installing the pure-Python rules core")
+        _say(f"mypyc is not available ({e}): installing the pure-Python modules")
         return []
-    group = core.library_group(RULES)
-    for old in RULES.glob("core_*__mypyc*"):  # libraries of earlier sources (in-place builds)
-        if not old.name.startswith(group.rsplit(".", 1)[1] + "__mypyc"):
-            old.unlink()
+    groups = []
+    for package in packages:
+        group = package.library_group()
+        leaf = group.rsplit(".", 1)[1] + "__mypyc"
+        for old in package.folder.glob(f"{package.prefix}_*__mypyc*"):  # earlier sources
+            if not old.name.startswith(leaf):
+                old.unlink()
+        folder = package.folder.relative_to(ROOT).as_posix()
+        groups.append(([f"{folder}/{name}.py" for name in package.modules], group))
     try:
         extensions = mypycify(
-            [f"coup/rules/{name}.py" for name in core.MODULES],
+            [path for paths, _group in groups for path in paths],
             opt_level="3",
-            group_name=group,
+            separate=groups,
         )
-    except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure: ship the pure core
-        _say(f"mypyc could not compile coup.rules ({e}): installing the pure-Python core")
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure: ship the pure modules
+        _say(f"mypyc could not compile them ({e}): installing the pure-Python modules")
         return []
-    # the hand-written C (the observation writer, the generator in machine words), used by
-    # the compiled core only; each carries its source's digest, so that one built from
-    # another source is not used
-    for source in core.C_SOURCES:
-        digest = f'"{core.c_source_digest(source)}"'
-        extensions.append(
-            Extension(
-                f"coup.rules.{Path(source).stem}",
-                [f"coup/rules/{source}"],
-                define_macros=[("COUP_C_SOURCE", digest)],
+    # the hand-written C (the game's generator in machine words, the observation writer),
+    # used by the compiled modules only; each carries its source's digest, so that one
+    # built from another source is not used
+    for package in packages:
+        folder = package.folder.relative_to(ROOT).as_posix()
+        for source in package.c_sources:
+            digest = f'"{package.c_source_digest(source)}"'
+            extensions.append(
+                Extension(
+                    f"{package.package}.{Path(source).stem}",
+                    [f"{folder}/{source}"],
+                    define_macros=[("COUP_C_SOURCE", digest)],
+                )
             )
-        )
     for extension in extensions:
-        extension.optional = True  # no C compiler: warn and install the pure core
+        extension.optional = True  # no C compiler: warn and install the pure modules
     return list(extensions)
-
-
-def array_copy() -> list[Any]:
-    """The learning environments' fast copy of numpy arrays (coup/envs/_copy.c), where
-    numpy's headers are at build time (pyproject.toml's build requirements bring numpy);
-    without it the environments use ``ndarray.copy``."""
-    try:
-        import numpy
-    except ImportError as e:
-        _say(f"numpy is not available ({e}): the environments copy arrays with ndarray.copy")
-        return []
-    return [
-        Extension(
-            "coup.envs._copy",
-            ["coup/envs/_copy.c"],
-            include_dirs=[numpy.get_include()],
-            optional=True,
-        )
-    ]
 
 
 class BuildExt(build_ext):
@@ -107,7 +102,7 @@ class BuildExt(build_ext):
         try:
             super().run()
         except Exception as e:  # noqa: BLE001
-            _say(f"the compiled rules core could not be built ({e}): the pure core is used")
+            _say(f"the compiled modules could not be built ({e}): the pure ones are used")
 
 
-setup(ext_modules=compiled_rules() + array_copy(), cmdclass={"build_ext": BuildExt})
+setup(ext_modules=compiled_packages(), cmdclass={"build_ext": BuildExt})

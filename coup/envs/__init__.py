@@ -9,6 +9,9 @@ Each adapter is its own module and an optional extra, imported only when used (t
 * ``coup.envs.gymnasium``: ``CoupEnv``, one agent against ``coup.bots`` (``coup[gymnasium]``)
 * ``coup.envs.vector``: ``CoupVectorEnv``, many ``CoupEnv`` games stepped together
 * ``coup.envs.openspiel``: ``register()`` adds ``python_coup`` to pyspiel (``coup[openspiel]``)
+* ``coup.envs.kernel``: what the adapters run per step (the observation's layout and
+  writers, the step, the AEC bookkeeping): standard library and ``coup.rules`` only,
+  compiled beside the rules where they are
 """
 
 from __future__ import annotations

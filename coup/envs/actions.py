@@ -56,10 +56,10 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
+from coup.envs.kernel.stepper import LegalMask
 from coup.rules.cards import ALLEGIANCES, characters_in
 from coup.rules.moves import Move
 from coup.rules.state import State
-from coup.rules.stepper import LegalMask
 
 #: Names of the five character slots (slot 3 is the variant's fifth character).
 SLOTS: tuple[str, ...] = ("duke", "assassin", "captain", "ambassador|inquisitor", "contessa")
@@ -190,7 +190,7 @@ class ActionSpace:
         return _frombuffer(buffer, _INT8)
 
     def legal_mask(self, state: State, seat: int) -> np.ndarray:
-        """The mask of `seat`'s legal moves in `state` (int8), written by the rules core:
+        """The mask of `seat`'s legal moves in `state` (int8), written by the kernel:
         the same as ``mask(state.legal(seat), seat)``, without a loop over the moves."""
         return _frombuffer(self._legal_mask.mask(state, seat), _INT8)
 

@@ -24,8 +24,8 @@ challenge to answer, a card to lose, an exchange...) or the game is over for it.
   ``"heuristic"``, ...), a list with one name or bot per other seat (clockwise from the
   agent), or bot objects (anything with ``choose(state, seat) -> Move``).
   ``seat=None`` (default) puts the agent at a random seat each episode.
-* The step is the rules core's (:mod:`coup.rules.solo`): ``step`` and ``action_masks``
-  are its compiled methods (unless the environment renders every step).
+* The step is the learning kernel's (:mod:`coup.envs.kernel.solo`, compiled where the rules
+  are): ``step`` and ``action_masks`` each make one call into it.
 """
 
 from __future__ import annotations
@@ -42,11 +42,10 @@ import coup
 from coup.bots.baseline import RandomBot
 from coup.envs import game_seed
 from coup.envs.actions import ActionSpace
-from coup.envs.arrays import copier
+from coup.envs.kernel.solo import Solo
+from coup.envs.kernel.stepper import Stepper
 from coup.envs.observation import ObservationEncoder
 from coup.envs.text import render
-from coup.rules.solo import Solo
-from coup.rules.stepper import Stepper
 
 __all__ = ["ENV_ID", "CoupEnv"]
 
@@ -94,8 +93,8 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         reformation = bool(game.get("reformation", False))
         self.actions = ActionSpace(players, characters, reformation)
         self.encoder = ObservationEncoder(players, history, reformation)
-        # the rules core plays the agent's move (and random bots' moves) and writes the
-        # observation and mask into its two buffers (`coup.rules.stepper`); numpy wraps
+        # the kernel plays the agent's move (and random bots' moves) and writes the
+        # observation and mask into its two buffers (`coup.envs.kernel.stepper`); numpy wraps
         # them once, here, and a step hands out copies
         self.stepper = Stepper(
             self.encoder.features, self.actions._legal_mask, self.actions._moves, 2**62
@@ -104,8 +103,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self._mask = _frombuffer(self.stepper.mask, _INT8)
         self._mask_bool = _frombuffer(self.stepper.mask, _BOOL)
         self._size = self.actions.size
-        # the step is the rules core's (`coup.rules.solo`): its step and action_masks are
-        # this environment's, one compiled call each, unless a step must also render
+        # the step is the kernel's (`coup.envs.kernel.solo`): step and action_masks call it
         self._solo = Solo(
             self.stepper,
             {"obs": self._obs, "mask": self._mask, "mask_bool": self._mask_bool},
@@ -114,12 +112,10 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
             illegal_penalty,
             self._refuse,
             self._play_bots,
-            copier(),
         )
-        if render_mode != "human":
-            self.__dict__.update(step=self._solo.step, action_masks=self._solo.action_masks)
+        self._renders = render_mode == "human"  # every step
         # every opponent "random": one generator for all of them, seeded when reset() is
-        # given a seed (and at the first reset), and the rules core plays their moves
+        # given a seed (and at the first reset), and the kernel plays their moves
         self._all_random = all(spec == "random" for spec in self.opponents)
         self._random: random.Random | None = None
         # per agent seat, the random bots of every other seat (made once per generator)
@@ -214,8 +210,7 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         self._restart(seed)
-        copy = self._solo.copier
-        return copy(self._obs), {"action_mask": copy(self._mask), "seat": self.seat}
+        return self._obs.copy(), {"action_mask": self._mask.copy(), "seat": self.seat}
 
     def _restart(self, seed: int | None) -> None:
         """`reset` without making what it returns (the vector environment's reset)."""
@@ -232,15 +227,14 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
             **self.game,
         )
         self.bots = self._make_bots(seed is not None, seat)
-        # the rules core starts the episode: the bots' first moves, the agent's observation
+        # the kernel starts the episode: the bots' first moves, the agent's observation
         self._solo.restart(state, seat, self._random if self._all_random else None)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Play the agent's `action`, then the bots until the agent decides again. Unless
-        the environment renders every step, ``env.step`` is the core's own
-        (`coup.rules.solo.Solo.step`), which this calls too."""
+        """Play the agent's `action`, then the bots until the agent decides again: the
+        kernel's `coup.envs.kernel.solo.Solo.step`."""
         result = self._solo.step(action)
-        if self.render_mode == "human":
+        if self._renders:
             self.render()
         return result
 
@@ -278,9 +272,8 @@ class CoupEnv(gym.Env[np.ndarray, np.int64]):
         return self.state
 
     def action_masks(self) -> np.ndarray:
-        """Boolean mask of the agent's legal actions now (all False once its game is over);
-        ``env.action_masks`` is the core's own, which this calls too."""
-        self._live()
+        """Boolean mask of the agent's legal actions now (all False once its game is over):
+        the kernel's `coup.envs.kernel.solo.Solo.action_masks`."""
         return self._solo.action_masks()  # type: ignore[no-any-return]
 
     def view(self) -> coup.SeatView:

@@ -1,11 +1,12 @@
-"""A seat's view of the game as a flat float vector (and the view dict it comes from).
+"""A seat's view of the game as a flat float vector.
 
 Everything here is computed from what ``state.view(seat)`` shows, so an agent sees exactly
-what a person in that seat sees: nothing hidden ever leaks into the vector. The rules core
-writes the vector (`coup.rules.features`: on the compiled core a C writer,
-``coup/rules/_observe.c``; on the pure core cached blocks of float32 bytes, joined), numpy
-wraps it without a copy; ``encode(view)`` builds the same vector from a view dict, and
-tests check all of them agree over many random games.
+what a person in that seat sees: nothing hidden ever leaks into the vector. The layout is
+declared once, in `coup.envs.kernel.layout` (``ObservationEncoder.layout``); the kernel
+writes the vector from it (`coup.envs.kernel.features`: on the compiled kernel a C writer,
+``coup/envs/kernel/_observe.c``; on the pure one cached blocks of float32 bytes, joined),
+and numpy wraps it without a copy. Tests check both writers against a reference that
+builds the vector from the view dict, over many random games.
 
 **Seats are relative to the viewer**: seat block 0 is the viewer, block 1 the next seat
 clockwise, and so on; every one-hot over seats (actor, target, blocker, ...) uses the same
@@ -21,10 +22,12 @@ field              size          meaning
 =================  ============  ====================================================
 hand               5             own face-down cards per slot, /2
 seats              19·n          per seat (viewer first, clockwise): alive; influence
-                                 /2; coins (min(c, 12)/12); coins >= 3, >= 7, >= 10;
-                                 face-up cards per slot /2; is the turn's player;
-                                 is waiting to move; has passed in this window;
-                                 cards known to be in that hand (from an examine) /2
+                                 /2; coins (min(c, 12)/12); can_assassinate,
+                                 can_coup, must_coup (coins >= 3, >= 7, >= 10);
+                                 revealed: face-up cards per slot /2; turn: is the
+                                 turn's player; waiting: may move now; passed: has
+                                 passed in this window; known: cards known to be in
+                                 that hand (from an examine) /2
 phase              11            one-hot: draft, action, react, block,
                                  challenge_block, prove, lose, exchange, show,
                                  examine, over
@@ -46,7 +49,8 @@ known.court        5             cards the viewer knows are in the Court, per sl
 history            h·(24+2n)     the last h moves, newest first; each: present;
                                  mover seat (n); verb one-hot (18: the 8 actions, pass,
                                  challenge, block, reveal, lose, keep, show, return,
-                                 swap, draft); character slot (5); target seat (n)
+                                 swap, draft); character: its slot (5); target: its
+                                 seat (n)
 =================  ============  ====================================================
 
 With the default ``h = 12``: 339 + 49·n values (535 for 4 players).
@@ -56,24 +60,24 @@ other index keeps its meaning: the phase ``allegiance`` (phase: 12); the actions
 ``convert`` and ``embezzle`` (pending.action: 10); the verbs ``allegiance``, ``convert``,
 ``embezzle`` in history entries (21 verbs, entries of 27 + 2n; an allegiance's side is not
 encoded, the seats show it; ``convert S`` sets the target); per seat two more features,
-loyalist and reformist (21 per seat, both 0 before the first player chooses); and after
+``allegiance``: loyalist and reformist (21 per seat, both 0 before the first player chooses); and after
 ``court`` the field ``reserve``: min(Reserve, 12)/12. With ``h = 12``: 379 + 51·n values
 (583 for 4 players).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from coup.rules.features import Features
-from coup.rules.layout import SLOT, layout
+from coup.envs.kernel.features import Features
+from coup.envs.kernel.layout import SLOT, Layout
 
-#: The base game's lists (with Reformation, `coup.rules.layout.layout` appends to them).
-PHASES, ACTIONS, VERBS, SEAT_FEATURES = layout(False)
-_NO_PENDING = ("action", "draft", "allegiance", "over")
+#: The base game's lists (with Reformation, `coup.envs.kernel.layout.Layout` appends to them).
+_BASE = Layout(2, 0)
+PHASES, ACTIONS, VERBS = _BASE.phases, _BASE.actions, _BASE.verbs
+SEAT_FEATURES = _BASE.seat_size
 # numpy's frombuffer with a dtype object, positional: a third of the call's cost with
 # ``dtype=np.float32`` (the type is converted to a dtype at every call)
 _FLOAT32 = np.dtype(np.float32)
@@ -89,50 +93,19 @@ class ObservationEncoder:
             raise ValueError(f"players must be 2 to 10, not {players!r}")
         if history < 0:
             raise ValueError(f"history must be >= 0, not {history!r}")
-        n = players
-        self.players = n
+        self.players = players
         self.history = history
         self.reformation = reformation
-        #: the rules core's writer of the vector; its indices serve `encode` too
+        #: the kernel's writer of the vector
         self.features = features = Features(players, history, reformation)
-        self.phases, self.actions, self.verbs = (
-            features.phases,
-            features.action_index,
-            features.verbs,
-        )
-        self.seat_features = layout(reformation)[3]
-        self.entry = features.entry
-        sizes = [
-            ("hand", 5),
-            ("seats", self.seat_features * n),
-            ("phase", len(self.phases)),
-            ("treasury", 1),
-            ("court", 1),
-            *([("reserve", 1)] if reformation else []),
-            ("pending.actor", n),
-            ("pending.action", len(self.actions)),
-            ("pending.target", n),
-            ("pending.claim", 5),
-            ("block.seat", n),
-            ("block.claim", 5),
-            ("challenger", n),
-            ("loser", n),
-            ("drawn", 5),
-            ("shown.card", 5),
-            ("shown.seat", n),
-            ("known.court", 5),
-            ("history", history * self.entry),
-        ]
+        #: the vector's layout: its fields, a seat block's and a history entry's
+        self.layout: Layout = features.layout
+        self.size = self.layout.size
         #: ``(name, offset, size)`` of every field, in order.
-        self.fields: list[tuple[str, int, int]] = []
-        offset = 0
-        for name, size in sizes:
-            self.fields.append((name, offset, size))
-            offset += size
-        self.size = offset
-        self.offset: dict[str, int] = {name: off for name, off, _ in self.fields}
-        assert features.size == self.size
-        self._parsed: dict[str, tuple[int, int, int]] = {}
+        self.fields: list[tuple[str, int, int]] = list(self.layout.fields)
+        self.offset: dict[str, int] = dict(self.layout.at)
+        self.seat_features = self.layout.seat_size
+        self.entry = self.layout.entry_size
 
     def __repr__(self) -> str:
         extra = ", reformation=True" if self.reformation else ""
@@ -143,112 +116,8 @@ class ObservationEncoder:
         return {name: vector[off : off + size] for name, off, size in self.fields}
 
     def encode_state(self, state: Any, seat: int) -> np.ndarray:
-        """The vector of `seat`'s view of `state`, written by the rules core (fast)."""
+        """The vector of `seat`'s view of `state`, written by the kernel."""
         return _frombuffer(self.features.observe(state, seat), _FLOAT32)
-
-    # -- the same from a view dict (the reference the fast path is tested against) --------
-    def _parse(self, text: str) -> tuple[int, int, int]:
-        """(verb index, character slot or -1, absolute target seat or -1) of notation."""
-        parsed = self._parsed.get(text)
-        if parsed is None:
-            words = text.split(" ")
-            verb = self.verbs[words[0]]
-            slot = target = -1
-            if len(words) == 2 and words[0] != "keep":  # kept cards are not encoded
-                if words[1].isdigit():
-                    target = int(words[1])
-                elif words[1] in SLOT:  # an allegiance's side is not encoded
-                    slot = SLOT[words[1]]
-            parsed = (verb, slot, target)
-            self._parsed[text] = parsed
-        return parsed
-
-    def encode(self, view: Mapping[str, Any], out: np.ndarray | None = None) -> np.ndarray:
-        """The vector of `view` (a ``state.view(seat)`` dict for a seated viewer)."""
-        n = self.players
-        me: int = view["seat"]
-        off = self.offset
-        v: dict[int, float] = {}  # index -> value; halves add up for card counts
-        get = v.get
-
-        def rel(seat: int) -> int:
-            return (seat - me) % n
-
-        def count(base: int, cards: Any) -> None:
-            for card in cards:
-                i = base + SLOT[card]
-                v[i] = get(i, 0.0) + 0.5
-
-        players = view["players"]
-        count(off["hand"], players[me]["cards"] or ())
-        turn, waiting, passed = view["turn"], view["waiting"], view["passed"]
-        known = view["known"]
-        for p in players:
-            seat = p["seat"]
-            b = off["seats"] + self.seat_features * rel(seat)
-            coins = p["coins"]
-            v[b] = 1.0 if p["alive"] else 0.0
-            v[b + 1] = p["influence"] * 0.5
-            v[b + 2] = min(coins, 12) / 12.0
-            v[b + 3] = 1.0 if coins >= 3 else 0.0
-            v[b + 4] = 1.0 if coins >= 7 else 0.0
-            v[b + 5] = 1.0 if coins >= 10 else 0.0
-            count(b + 6, p["revealed"])
-            v[b + 11] = 1.0 if seat == turn else 0.0
-            v[b + 12] = 1.0 if seat in waiting else 0.0
-            v[b + 13] = 1.0 if seat in passed else 0.0
-            if seat != me:
-                count(b + 14, known["hands"].get(str(seat), ()))
-            if self.reformation and p.get("allegiance") is not None:
-                v[b + 19 + (0 if p["allegiance"] == "loyalist" else 1)] = 1.0
-        v[off["phase"] + self.phases[view["phase"]]] = 1.0
-        settings = view["settings"]
-        v[off["treasury"]] = view["treasury"] / max(settings["treasury"], 1)
-        v[off["court"]] = view["court"] / (5 * settings["copies"])
-        if self.reformation:
-            v[off["reserve"]] = min(view.get("reserve", 0), 12) / 12.0
-        pending = view["pending"]
-        if pending:
-            v[off["pending.actor"] + rel(pending["actor"])] = 1.0
-            v[off["pending.action"] + self.actions[pending["action"]]] = 1.0
-            if pending["target"] is not None:
-                v[off["pending.target"] + rel(pending["target"])] = 1.0
-            if pending["claim"] is not None:
-                v[off["pending.claim"] + SLOT[pending["claim"]]] = 1.0
-            block = pending["block"]
-            if block:
-                v[off["block.seat"] + rel(block["seat"])] = 1.0
-                v[off["block.claim"] + SLOT[block["claim"]]] = 1.0
-            if pending["challenger"] is not None:
-                v[off["challenger"] + rel(pending["challenger"])] = 1.0
-            if pending["loser"] is not None:
-                v[off["loser"] + rel(pending["loser"])] = 1.0
-        private = view["private"]
-        count(off["drawn"], private.get("drawn", ()))
-        shown = private.get("shown")
-        if shown:
-            v[off["shown.card"] + SLOT[shown["card"]]] = 1.0
-            v[off["shown.seat"] + rel(shown["seat"])] = 1.0
-        count(off["known.court"], known["court"])
-        b = off["history"]
-        verbs = len(self.verbs)
-        for entry_view in reversed(view["history"][-self.history :] if self.history else []):
-            verb, slot, target = self._parse(entry_view["move"])
-            v[b] = 1.0
-            v[b + 1 + rel(entry_view["seat"])] = 1.0
-            v[b + 1 + n + verb] = 1.0
-            if slot >= 0:
-                v[b + 1 + n + verbs + slot] = 1.0
-            if target >= 0:
-                v[b + 6 + n + verbs + rel(target)] = 1.0
-            b += self.entry
-        if out is None:
-            out = np.zeros(self.size, dtype=np.float32)
-        else:
-            out.fill(0.0)
-        out[list(v)] = list(v.values())
-        np.minimum(out, 1.0, out=out)
-        return out
 
 
 __all__ = ["ACTIONS", "PHASES", "SEAT_FEATURES", "SLOT", "VERBS", "ObservationEncoder"]

@@ -22,9 +22,10 @@
   changes, so the caller may step again.
 * ``env.unwrapped.state`` is the live :class:`coup.State`; ``view(agent)`` its seat's view
   dict (for people and language-model agents); ``legal_moves(agent)`` the legal notation.
-* The bookkeeping is the rules core's (:mod:`coup.rules.agents`): ``last``, ``step`` and
-  ``observe`` are its compiled methods, and ``agents``, ``rewards``, ``terminations``,
-  ``truncations`` and ``infos`` its own list and dicts, refilled by every ``reset()``.
+* The bookkeeping is the learning kernel's (:mod:`coup.envs.kernel.agents`, compiled where
+  the rules are): ``last``, ``step`` and ``observe`` each make one call into it, and
+  ``agents``, ``rewards``, ``terminations``, ``truncations`` and ``infos`` are its own list
+  and dicts, refilled by every ``reset()``.
 """
 
 from __future__ import annotations
@@ -40,11 +41,10 @@ from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped
 import coup
 from coup.envs import game_seed
 from coup.envs.actions import ActionSpace
-from coup.envs.arrays import copier
+from coup.envs.kernel.agents import Agents, NotInOrder, Turns
+from coup.envs.kernel.stepper import ILLEGAL, OUTSIDE, Stepper
 from coup.envs.observation import ObservationEncoder
 from coup.envs.text import render
-from coup.rules.agents import Agents, Turns
-from coup.rules.stepper import ILLEGAL, OUTSIDE, Stepper
 
 __all__ = ["CoupAEC", "InOrder", "env", "raw_env"]
 
@@ -88,8 +88,8 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         reformation = bool(game.get("reformation", False))
         self.actions = ActionSpace(players, characters, reformation)
         self.encoder = ObservationEncoder(players, history, reformation)
-        # the rules core plays a step and writes an observation and mask into its two
-        # buffers (`coup.rules.stepper`); numpy wraps them once, here
+        # the kernel plays a step and writes an observation and mask into its two
+        # buffers (`coup.envs.kernel.stepper`); numpy wraps them once, here
         self.stepper = Stepper(
             self.encoder.features, self.actions._legal_mask, self.actions._moves, max_moves
         )
@@ -102,13 +102,10 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.first = first
         self.game = game
-        # the AEC bookkeeping (selection, rewards, terminations, ...) is the rules core's
-        # (`coup.rules.agents`); its last, step and observe are this environment's, one
-        # compiled call each, unless a step must also render
-        self._core = Agents(self.stepper, players, self._shared, copy, self._refuse, copier())
-        if render_mode != "human":
-            self.__dict__.update(last=self._core.last, step=self._core.step)
-        self.__dict__["observe"] = self._core.observe
+        # the AEC bookkeeping (selection, rewards, terminations, ...) is the kernel's
+        # (`coup.envs.kernel.agents`): last, step and observe call it
+        self._core = Agents(self.stepper, players, self._shared, copy, self._refuse)
+        self._renders = render_mode == "human"  # every step
         self.possible_agents = self._core.names[:]
         self.agent_seat = self._core.seat_of
         # the core's own list and dicts (refilled in place by every reset, never replaced):
@@ -196,11 +193,10 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
         self._core.start(self.state)
 
     def step(self, action: int | None) -> None:
-        """Play the selected agent's `action` (None for an agent that is out). Unless the
-        environment renders every step, ``env.step`` is the core's own
-        (`coup.rules.agents.Agents.step`), which this calls too."""
+        """Play the selected agent's `action` (None for an agent that is out): the
+        kernel's `coup.envs.kernel.agents.Agents.step`."""
         self._core.step(action)
-        if self.render_mode == "human":
+        if self._renders:
             self.render()
 
     def _refuse(self, agent: str, seat: int, index: int, why: int) -> None:
@@ -224,8 +220,8 @@ class CoupAEC(AECEnv):  # type: ignore[misc]
     def last(
         self, observe: bool = True
     ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
-        """PettingZoo's ``AECEnv.last``; ``env.last`` is the core's own
-        (`coup.rules.agents.Agents.last`), which this calls too."""
+        """PettingZoo's ``AECEnv.last``: the kernel's
+        `coup.envs.kernel.agents.Agents.last`."""
         return self._core.last(observe)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -259,12 +255,15 @@ class InOrder(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """PettingZoo's ``OrderEnforcingWrapper`` of a `CoupAEC`, with its checks, at the raw
     environment's speed once reset.
 
-    Before the first ``reset()`` it is the wrapper itself (what it refuses, it refuses).
-    From then on ``last``, ``observe``, ``step``, ``agent_iter()``'s iterator and the
-    ``agents``, ``rewards``, ``terminations``, ``truncations`` and ``infos`` it passes on
-    are the rules core's own (`coup.rules.agents`): one compiled call each instead of the
-    wrapper's Python and its ``__getattr__``, with the same checks (a step is marked as
-    made, which ``agent_iter`` checks; a step with no agent left warns and does nothing).
+    Before the first ``reset()`` it is the wrapper itself (what it refuses, it refuses:
+    the kernel answers `NotInOrder` and the wrapper's own method runs). From then on its
+    ``last``, ``observe`` and ``step`` call the kernel (`coup.envs.kernel.agents`), which
+    keeps the wrapper's checks (a step is marked as made, which ``agent_iter`` checks; a
+    step with no agent left warns and does nothing), ``agent_iter()`` hands out the
+    kernel's iterator, and the ``agents``, ``rewards``, ``terminations``, ``truncations``
+    and ``infos`` it passes on are the environment's own list and dicts: no trip through
+    the wrapper's Python and its ``__getattr__``. An environment that renders every step
+    is stepped through the wrapper's own methods.
     """
 
     def __init__(self, env: CoupAEC) -> None:
@@ -273,25 +272,40 @@ class InOrder(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         super().reset(seed=seed, options=options)
-        if "last" in self.__dict__:
-            return  # bound at the first reset: the core's objects stay the same
         table = self._table
-        table.in_order(self, EnvLogger.warn_step_after_terminated_truncated)
-        fast: dict[str, Any] = {
-            "last": table.last,
-            "observe": table.observe,
-            "agents": table.agents,
-            "rewards": table.rewards,
-            "terminations": table.terminations,
-            "truncations": table.truncations,
-            "infos": table.infos,
-        }
-        if self.env.render_mode != "human":  # else the environment's step, which renders
-            fast["step"] = table.step_in_order
-        self.__dict__.update(fast)
+        if self._has_reset and table.wrapper is None and not self.env._renders:
+            # from now on the kernel keeps the wrapper's checks (`NotInOrder` before)
+            table.in_order(self, EnvLogger.warn_step_after_terminated_truncated)
+            # the environment's own list and dicts (refilled by every reset, never
+            # replaced), which the wrapper's __getattr__ would pass on
+            self.agents = table.agents
+            self.rewards = table.rewards
+            self.terminations = table.terminations
+            self.truncations = table.truncations
+            self.infos = table.infos
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        try:
+            return self._table.last_in_order(observe)
+        except NotInOrder:  # not reset yet (the wrapper refuses), or rendering every step
+            return super().last(observe)  # type: ignore[no-any-return]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray] | None:
+        try:
+            return self._table.observe_in_order(agent)  # type: ignore[no-any-return]
+        except NotInOrder:
+            return super().observe(agent)  # type: ignore[no-any-return]
+
+    def step(self, action: int | None) -> None:
+        try:
+            self._table.step_in_order(action)
+        except NotInOrder:
+            super().step(action)
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
-        if "step" not in self.__dict__:  # not reset yet, or rendering every step
+        if self._table.wrapper is None:  # not reset yet, or rendering every step
             return super().agent_iter(max_iter)
         return _TurnsOf(self._table, max_iter)
 

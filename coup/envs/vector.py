@@ -15,7 +15,7 @@
 * Autoreset is Gymnasium's default, ``NEXT_STEP``: the step after a game's episode ends
   resets that game and ignores its action (reward 0, not terminated).
 * ``opponents="random"`` (every other seat random) is the fast path: one call into the
-  rules core (`coup.rules.stepper.step_random_all`) plays every game's agent move and
+  kernel (`coup.envs.kernel.stepper.step_random_all`) plays every game's agent move and
   the bots' answers and writes each game's observation and mask into a row of two shared
   buffers, so no Python runs per game. Other opponents step the games one by one.
 * ``infos`` holds ``action_mask`` (int8, one row per game) and ``seat``, each with
@@ -34,9 +34,8 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from coup.envs.arrays import copier
 from coup.envs.gymnasium import CoupEnv
-from coup.rules.stepper import LOST, WON, step_random_all
+from coup.envs.kernel.stepper import LOST, WON, step_random_all
 
 __all__ = ["CoupVectorEnv"]
 
@@ -103,7 +102,6 @@ class CoupVectorEnv(VectorEnv):
         self._steps = np.zeros(num_envs, np.int64)
         self._autoreset = np.zeros(num_envs, np.bool_)
         self._everywhere = np.ones(num_envs, np.bool_)
-        self._copier = copier()  # new arrays each step, recycled once nobody holds them
         self._rows = np.arange(num_envs)
         self._decisions = 0  # played by the fast path (the games count the rest)
         self._started = False  # reset() has been called
@@ -221,12 +219,12 @@ class CoupVectorEnv(VectorEnv):
 
     # -- what the agents see ------------------------------------------------------------------
     def _observations(self) -> np.ndarray:
-        return self._copier(self._obs) if self.copy else self._obs
+        return self._obs.copy() if self.copy else self._obs
 
     def _infos(self, illegal: np.ndarray | None) -> dict[str, Any]:
         everywhere = self._everywhere
         infos: dict[str, Any] = {
-            "action_mask": self._copier(self._mask),
+            "action_mask": self._mask.copy(),
             "_action_mask": everywhere,
             "seat": np.array(self._seats),
             "_seat": everywhere,

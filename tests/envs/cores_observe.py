@@ -1,13 +1,13 @@
 """Plays seeded games through the learning adapters and prints, one JSON line a game, a
 digest of every observation and legal-action mask they returned.
 
-Run by `test_envs_cores.py` once with the compiled rules core and once with
+Run by `test_envs_cores.py` once with the compiled rules and kernel and once with
 ``COUP_PURE=1``; both runs must print the same lines. PettingZoo games are played twice,
-with new arrays for every observation and with ``copy=False`` (the buffers the core writes,
-shared), and must agree. Each observation and mask is also
-checked here against the slow path (the view dict through ``ObservationEncoder.encode``,
+with new arrays for every observation and with ``copy=False`` (the buffers the kernel
+writes, shared), and must agree. Each observation and mask is also checked here against
+the slow path (the view dict through the reference encoder, ``observation_oracle.encode``;
 ``state.legal`` through ``ActionSpace.mask``), and observations of copies and redrawn
-worlds are mixed in, so the core's caches see other games between steps.
+worlds are mixed in, so the kernel's caches see other games between steps.
 """
 
 from __future__ import annotations
@@ -18,8 +18,10 @@ import random
 from typing import Any
 
 import numpy as np
+from observation_oracle import encode
 
 from coup.envs.gymnasium import CoupEnv
+from coup.envs.kernel import KERNEL
 from coup.envs.pettingzoo import raw_env
 from coup.rules.core import CORE
 
@@ -46,7 +48,7 @@ def pettingzoo_game(
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, _ = env.last()
         state, seat = env.state, env.agent_seat[agent]
-        slow = env.encoder.encode(state.view(seat))
+        slow = encode(env.encoder.layout, state.view(seat))
         legal = state.legal(seat) if seat in state.waiting else []
         assert np.array_equal(obs["observation"], slow), (agent, len(state.history))
         assert np.array_equal(obs["action_mask"], env.actions.mask(legal, seat))
@@ -57,7 +59,7 @@ def pettingzoo_game(
             other = rng.choice(kept) if rng.random() < 0.5 else state.determinize(seat, rng)
             who = rng.randrange(players)
             seen = env.encoder.encode_state(other, who)
-            assert np.array_equal(seen, env.encoder.encode(other.view(who)))
+            assert np.array_equal(seen, encode(env.encoder.layout, other.view(who)))
             digest.update(seen.tobytes())
         if terminated or truncated:
             env.step(None)
@@ -77,14 +79,14 @@ def gymnasium_episode(players: int, history: int, options: dict[str, Any], seed:
         assert np.array_equal(mask, info["action_mask"].astype(bool))
         actions = mask.nonzero()[0]
         obs, reward, terminated, truncated, info = env.step(int(rng.choice(actions)))
-        assert np.array_equal(obs, env.encoder.encode(env.view()))
+        assert np.array_equal(obs, encode(env.encoder.layout, env.view()))
         digest.update(obs.tobytes() + info["action_mask"].tobytes() + f"{reward}".encode())
         if terminated or truncated:
             return digest.hexdigest()[:16]
 
 
 def main() -> None:
-    print(json.dumps({"core": CORE}))
+    print(json.dumps({"core": CORE, "kernel": KERNEL}))
     for players, history, options in TABLES:
         for seed in range(GAMES):
             game = pettingzoo_game(players, history, options, seed)

@@ -150,3 +150,45 @@ def test_settings_changed_after_making_the_env_take_effect() -> None:
     with pytest.raises(ValueError, match="penalize"):
         env.illegal = "ignore"
     assert env.illegal == "raise"
+
+
+def test_observations_and_masks_kept_stay_as_handed_out() -> None:
+    """A step hands out new arrays (the observation, info's mask, action_masks()): one kept
+    stays as it was handed out while the game goes on."""
+    rng = random.Random(5)
+    game = CoupEnv(4, opponents="random")
+    obs, info = game.reset(seed=5)
+    held = [(obs, obs.tobytes()), (info["action_mask"], info["action_mask"].tobytes())]
+    for _ in range(300):
+        masks = game.action_masks()
+        obs, _, terminated, truncated, info = game.step(int(rng.choice(np.flatnonzero(masks))))
+        if rng.random() < 0.2:
+            held += [(obs, obs.tobytes()), (masks, masks.tobytes())]
+            held += [(info["action_mask"], info["action_mask"].tobytes())]
+        if terminated or truncated:
+            game.reset()
+    assert len(held) > 30
+    for array, contents in held:
+        assert array.tobytes() == contents
+
+
+def test_the_methods_are_the_classes_own() -> None:
+    """No method is put into an instance: step and action_masks are the class's own, so
+    that a subclass overriding one is the one called."""
+    for e in (CoupEnv(3, opponents="random"), CoupEnv(3, opponents="random", render_mode="ansi")):
+        for _ in range(2):
+            for name in ("step", "action_masks", "reset"):
+                assert name not in vars(e)
+                assert getattr(e, name).__func__ is getattr(type(e), name)
+            play(e, 4)
+
+    class Counting(CoupEnv):
+        steps = 0
+
+        def step(self, action: object) -> tuple[np.ndarray, float, bool, bool, dict[str, object]]:
+            self.steps += 1
+            return super().step(action)
+
+    counted = Counting(3, opponents="random")
+    assert play(counted, 4) == play(CoupEnv(3, opponents="random"), 4)
+    assert counted.steps == play(CoupEnv(3, opponents="random"), 4)[1]

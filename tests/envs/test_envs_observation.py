@@ -1,11 +1,15 @@
-"""The observation vector: documented layout, bounded, equal on both paths, no leaks."""
+"""The observation vector: documented layout, bounded, the view's and nothing else (the
+kernel's writer against the reference encoder of the view dict, `observation_oracle`)."""
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import numpy as np
+from observation_oracle import encode
 
 import coup
 from coup.envs.observation import ObservationEncoder
@@ -54,7 +58,7 @@ def test_fast_path_equals_the_view_path_and_is_bounded(
     encoder = ObservationEncoder(players, reformation=bool(options.get("reformation")))
     for state in random_states(players, 15, seed=2, **options):
         for seat in range(players):
-            slow = encoder.encode(state.view(seat))
+            slow = encode(encoder.layout, state.view(seat))
             fast = encoder.encode_state(state, seat)
             assert fast.dtype == np.float32 and fast.shape == (encoder.size,)
             np.testing.assert_array_equal(fast, slow)
@@ -105,7 +109,7 @@ def test_history_cache_survives_jumping_between_games(
         for state_now in (state, rng.choice(seen), state.determinize(0, rng)):
             seat = rng.randrange(4)
             np.testing.assert_array_equal(
-                encoder.encode_state(state_now, seat), encoder.encode(state_now.view(seat))
+                encoder.encode_state(state_now, seat), encode(encoder.layout, state_now.view(seat))
             )
 
 
@@ -120,12 +124,40 @@ def test_each_history_entry_is_looked_up_once_for_every_viewer() -> None:
     for _ in range(6):
         seat = state.waiting[0]
         state.play(seat, rng.choice(state.legal(seat)))
+    window = features.window
     features.observe_blocks(state, 0)
-    oldest, kept = features.position_blocks[0], len(features.position_blocks)
+    oldest, kept = window.position_blocks[0], len(window.position_blocks)
     for seat in (1, 2, 3, 0):
         features.observe_blocks(state, seat)
-    assert features.position_blocks[0] is oldest and len(features.position_blocks) == kept
+    assert window.position_blocks[0] is oldest and len(window.position_blocks) == kept
     seat = state.waiting[0]
     state.play(seat, state.legal(seat)[0])
     features.observe_blocks(state, 2)
-    assert features.position_blocks[0] is oldest and len(features.position_blocks) > kept
+    assert window.position_blocks[0] is oldest and len(window.position_blocks) > kept
+
+
+def test_the_documented_fields_are_the_layouts() -> None:
+    """docs/learning.md and ``coup/envs/observation.py`` list the vector's fields (the base
+    game's) in the layout's order, with its seat block's and history entry's fields."""
+    root = Path(__file__).resolve().parents[2]
+    layout = ObservationEncoder(4).layout
+    names = [name for name, _offset, _size in layout.fields]
+    table = re.search(
+        r"\| field \| size \| meaning \|\n\|[-|]+\|\n((?:\|.*\n)+)",
+        (root / "docs" / "learning.md").read_text(),
+    )
+    assert table is not None
+    documented = [
+        name
+        for row in table.group(1).splitlines()
+        for name in re.findall(r"`([a-z_.]+)`", row.split("|")[1])
+    ]
+    assert documented == names
+    module = (root / "coup" / "envs" / "observation.py").read_text()
+    rows = re.search(r"=+  =+  =+\nfield .*\n=+  =+  =+\n(.*?)\n=+  =+  =+", module, re.DOTALL)
+    assert rows is not None
+    assert [
+        line.split()[0] for line in rows.group(1).splitlines() if not line.startswith(" ")
+    ] == names
+    for name, _offset, _size in layout.seat_fields + layout.entry_fields:
+        assert name in rows.group(1), f"observation.py does not name {name}"

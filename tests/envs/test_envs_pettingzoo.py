@@ -155,25 +155,29 @@ def test_shared_buffers_hold_the_same_observation_as_new_arrays() -> None:
     assert not fresh.agents
 
 
-def test_the_core_keeps_the_books_and_the_python_methods_agree() -> None:
-    """`env.last` and `env.step` are the rules core's (coup.rules.agents); the class's own
-    methods, which a subclass or a rendering environment uses, step the same game."""
-    fast, slow = raw_env(3), raw_env(3)
-    assert fast.last == fast._core.last and fast.step == fast._core.step
-    fast.reset(seed=9)
-    slow.reset(seed=9)
-    rng = random.Random(9)
-    for agent in fast.agent_iter():
-        obs, reward, terminated, truncated, info = fast.last()
-        theirs = type(slow).last(slow)
-        assert agent == slow.agent_selection
-        assert np.array_equal(obs["observation"], theirs[0]["observation"])
-        assert (reward, terminated, truncated, info) == theirs[1:]
-        assert (fast.rewards, fast.agents) == (slow.rewards, slow.agents)
-        action = None if terminated or truncated else random_action(obs, rng)
-        fast.step(action)
-        type(slow).step(slow, action)
-    assert not slow.agents
+def test_the_methods_are_the_classes_own() -> None:
+    """No method is put into an instance: last, step, observe and agent_iter of the raw
+    environment and of env()'s wrapper are their classes' own, before and after reset, so
+    that a subclass overriding one is the one called."""
+    from coup.envs.pettingzoo import CoupAEC
+
+    for e in (raw_env(3), env(3), raw_env(3, render_mode="human"), env(2, render_mode="ansi")):
+        for _ in range(2):
+            for name in ("last", "step", "observe", "agent_iter", "reset"):
+                assert name not in vars(e)
+                assert getattr(e, name).__func__ is getattr(type(e), name)
+            play_random(e, 9)
+
+    class Counting(CoupAEC):  # type: ignore[misc]
+        steps = 0
+
+        def step(self, action: int | None) -> None:
+            self.steps += 1
+            super().step(action)
+
+    counted = Counting(3)
+    totals = play_random(counted, 9)
+    assert counted.steps > 10 and totals == play_random(raw_env(3), 9)
 
 
 def test_a_human_rendering_environment_renders_every_step(
@@ -359,3 +363,26 @@ def test_env_that_renders_every_step_still_renders(capsys: pytest.CaptureFixture
     play_random(e, 2)  # its agent_iter and step are the wrapper's own
     shown = capsys.readouterr().out
     assert shown.count("last move:") >= 4 and "game over" in shown  # every step, to the end
+
+
+def test_observations_kept_stay_as_handed_out() -> None:
+    """With copy=True every observation is new arrays: one kept stays as it was handed out
+    while the game goes on."""
+    env = raw_env(4)
+    env.reset(seed=5)
+    rng = random.Random(5)
+    kept: list[tuple[np.ndarray, bytes]] = []
+    for step in range(400):
+        if not env.agents:
+            env.reset()
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        if step % 7 == 0:
+            kept += [(obs["observation"], obs["observation"].tobytes())]
+            kept += [(obs["action_mask"], obs["action_mask"].tobytes())]
+        env.step(random_action(obs, rng))
+    assert len(kept) > 50
+    for array, contents in kept:
+        assert array.tobytes() == contents

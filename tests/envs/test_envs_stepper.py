@@ -1,4 +1,4 @@
-"""The rules core's step for the learning adapters (`coup.rules.stepper`)."""
+"""The kernel's step for the learning adapters (`coup.envs.kernel.stepper`)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ import random
 
 import numpy as np
 import pytest
+from observation_oracle import encode
 
 import coup
 from coup.envs.actions import ActionSpace
+from coup.envs.kernel.stepper import ILLEGAL, OUTSIDE, SETTLE, Stepper
 from coup.envs.observation import ObservationEncoder
-from coup.rules.stepper import ILLEGAL, OUTSIDE, SETTLE, Stepper
 
 
 def make(players: int, max_moves: int = 2000, **game: object) -> tuple[Stepper, ActionSpace]:
@@ -49,7 +50,7 @@ def test_steps_match_the_engine_and_the_buffers_match_the_encoder() -> None:
             while True:
                 stepper.fill(seat)
                 obs = np.frombuffer(stepper.obs, np.float32)
-                assert np.array_equal(obs, encoder.encode(state.view(seat)))
+                assert np.array_equal(obs, encode(encoder.layout, state.view(seat)))
                 assert bytes(stepper.mask) == bytes(actions.mask(state.legal(seat), seat))
                 move = rng.choice(state.legal(seat))
                 twin.play(seat, move)

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from coup.rules.core import CORE, WHY
-from coup.rules.writer import WRITER
+from coup.envs.kernel.c_writer import WRITER
 from tools.bench import cores as bench_cores
 from tools.bench import coupml as bench_coupml
 from tools.bench.engine import medians, random_play, state_costs
@@ -52,15 +52,6 @@ def env_rates(seconds: float) -> dict[str, Any]:
     return {str(k): float(v) for k, v in dict(result).items()}
 
 
-def _array_copy() -> str:
-    """How the learning environments copy the arrays they hand out."""
-    try:
-        from coup.envs import arrays
-    except ImportError:  # numpy is not installed: no environments to copy for
-        return "no numpy"
-    return "the C copy" if arrays.FAST_COPY else "ndarray.copy"
-
-
 def measure(args: argparse.Namespace, note: Callable[[str], None]) -> dict[str, Any]:
     quick = args.quick
     games = args.games or (40 if quick else 1500)
@@ -69,7 +60,6 @@ def measure(args: argparse.Namespace, note: Callable[[str], None]) -> dict[str, 
         "core": CORE,
         "core_why": WHY,
         "observations": "the C writer" if WRITER is not None else "joined blocks",
-        "array_copy": _array_copy(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "machine": f"{platform.system()} {platform.machine()}",
         "seed": args.seed,
@@ -151,8 +141,7 @@ def report(r: dict[str, Any]) -> str:
         ),
         (
             f"rules core: {r.get('core', '?')} ({r.get('core_why', '')}); "
-            f"observation vectors: {r.get('observations', '?')}; "
-            f"arrays handed out: {r.get('array_copy', '?')}"
+            f"observation vectors: {r.get('observations', '?')}"
         ),
         "",
         "random play (uniformly random legal moves)",

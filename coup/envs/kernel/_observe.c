@@ -1,15 +1,16 @@
-/* coup.rules._observe: a seat's observation vector written straight into a buffer.
+/* coup.envs.kernel._observe: a seat's observation vector written straight into a buffer.
  *
- * The hand-written C part of the compiled rules core. `Writer.observe` writes the float32
- * vector of coup/rules/features.py (the layout of coup/envs/observation.py) for one seat
- * into a bytearray at an offset: the same values, in the same order, as the blocks that
- * `Features.observe_blocks` joins, which stays the reference and the pure-Python path (a
- * test compares the two over random games of every table shape). `Features` reads the
- * state's fields (cheap in compiled code) and passes them here, so this file knows the
- * fields' types but not the State class; the names (cards, phases, actions, verbs,
- * allegiances) come from `Features` when the writer is made.
+ * The hand-written C part of the compiled learning kernel. `Writer.observe` writes one
+ * seat's float32 vector into a bytearray at an offset, every value at the place the layout
+ * gives (coup/envs/kernel/layout.py: the writer is handed each field's offset and size when
+ * made, and checks that they lie within the vector). The pure-Python writer,
+ * `Features.observe_blocks`, places the same values from the same layout; a test compares
+ * both with a reference that encodes the view dict, over random games of every table
+ * shape. `Features` reads the state's fields (cheap in compiled code) and passes them
+ * here, so this file knows the fields' types but not the State class; the names (cards,
+ * phases, actions, verbs, allegiances) come from the layout too.
  *
- * Only Python's C API: coup.rules still needs nothing but the standard library.
+ * Only Python's C API: the kernel needs nothing but the standard library and coup.rules.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -101,15 +102,30 @@ struct Decoded {
     long value;
 };
 
+/* A field of the layout: its offset (from the start of what holds it) and size. */
+typedef struct {
+    Py_ssize_t at, size;
+} Place;
+
+/* Where the layout puts every field (coup/envs/kernel/layout.py). The vector's fields are
+ * placed from its start; a seat block's from the block's start (`seat` is the block
+ * itself: its size), a history entry's from the entry's start (`entry`). */
+typedef struct {
+    Place hand, seats, phase, treasury, court, reserve, actor, action, target, claim,
+        block_seat, block_claim, challenger, loser, drawn, shown_card, shown_seat, known_court,
+        history;
+    Place seat, alive, influence, coins, can_assassinate, can_coup, must_coup, revealed, turn,
+        waiting, passed, known, allegiance;
+    Place entry, present, mover, verb, character, target_seat;
+} Places;
+
 typedef struct {
     PyObject_HEAD
+    int made; /* __init__ succeeded */
     int n, history, reformation;
-    Py_ssize_t size;     /* floats in the vector */
-    int seat_size;       /* floats per seat: 19, or 21 with Reformation */
-    int table_size;      /* phase one-hot, treasury, Court (, Reserve) */
-    int pending_size;    /* 6n + actions + 25 */
-    int entry;           /* floats per history entry: 6 + verbs + 2n */
+    Py_ssize_t size; /* floats in the vector */
     int verbs_count, actions_count, phases_count;
+    Places p;
     PyObject *seats[MAX_NAMES]; /* the int objects of seats 0..n-1 */
     int phase_exchange, phase_examine, phase_lose; /* -1 where the layout has none */
     char quiet[MAX_NAMES];   /* per phase: no action under way (action, draft, ...) */
@@ -145,21 +161,8 @@ static inline long rel(long a, long b, long n) {
     return r < 0 ? r + n : r;
 }
 
-/* An int's value: small ints read in place (as compiled code does), others converted. */
-static inline long as_long(PyObject *o) {
-#if PY_VERSION_HEX >= 0x030C0000
-    if (PyLong_CheckExact(o) && _PyLong_IsCompact((PyLongObject *)o))
-        return (long)_PyLong_CompactValue((PyLongObject *)o);
-#else
-    if (PyLong_CheckExact(o)) {
-        Py_ssize_t size = Py_SIZE(o);
-        if (size == 0) return 0;
-        if (size == 1) return (long)((PyLongObject *)o)->ob_digit[0];
-        if (size == -1) return -(long)((PyLongObject *)o)->ob_digit[0];
-    }
-#endif
-    return PyLong_AsLong(o);
-}
+/* An int's value (-1 with an exception set if it is not an int or does not fit). */
+static inline long as_long(PyObject *o) { return PyLong_AsLong(o); }
 
 /* A seat number, or -1 for None; -2 with an exception set. */
 static long seat_or_none(PyObject *o) {
@@ -169,31 +172,22 @@ static long seat_or_none(PyObject *o) {
     return v;
 }
 
-/* Add `scale` at the slot of each card of the tuple or list `cards`, from `out`. */
+/* Add `scale` at the slot of each card of the tuple or list `cards`, from `out`, each
+ * count clipped to 1. */
 static int add_cards(Writer *w, PyObject *cards, float *out, float scale) {
-    PyObject **items;
-    Py_ssize_t count;
-    if (PyTuple_Check(cards)) {
-        items = &PyTuple_GET_ITEM(cards, 0);
-        count = PyTuple_GET_SIZE(cards);
-    } else if (PyList_Check(cards)) {
-        count = PyList_GET_SIZE(cards);
-        if (count == 0) return 0; /* an empty list may have no item array */
-        items = &PyList_GET_ITEM(cards, 0);
-    } else {
+    int tuple = PyTuple_Check(cards);
+    if (!tuple && !PyList_Check(cards)) {
         PyErr_SetString(PyExc_TypeError, "cards must be a tuple or a list");
         return -1;
     }
+    Py_ssize_t count = tuple ? PyTuple_GET_SIZE(cards) : PyList_GET_SIZE(cards);
     for (Py_ssize_t k = 0; k < count; k++) {
-        int slot = names_need(&w->slots, items[k]);
+        PyObject *card = tuple ? PyTuple_GET_ITEM(cards, k) : PyList_GET_ITEM(cards, k);
+        int slot = names_need(&w->slots, card);
         if (slot < 0) return -1;
-        out[slot] += scale;
+        out[slot] = clip(out[slot] + scale);
     }
     return 0;
-}
-
-static void clip_all(float *v, Py_ssize_t count) {
-    for (Py_ssize_t k = 0; k < count; k++) v[k] = clip(v[k]);
 }
 
 /* Is `seat` (whose int object is `obj`) in the tuple of seats? By identity first: small
@@ -209,8 +203,8 @@ static int in_seats(PyObject *tuple, long seat, PyObject *obj) {
     return 0;
 }
 
-/* -- Writer(players, history, reformation, size, seat_size, table_size, pending_size,
- *           entry, slots, phases, actions, verbs, allegiances, quiet, private) ---------- */
+/* -- Writer(players, history, reformation, size, offsets, slots, phases, actions, verbs,
+ *           allegiances, quiet, private) --------------------------------------------------- */
 static void forget(Writer *w);
 
 static void Writer_dealloc(Writer *w) {
@@ -222,7 +216,9 @@ static void Writer_dealloc(Writer *w) {
     for (int i = 0; i < w->n; i++) Py_CLEAR(w->seats[i]);
     forget(w);
     PyMem_Free(w->decoded);
-    Py_TYPE(w)->tp_free((PyObject *)w);
+    PyTypeObject *type = Py_TYPE(w);
+    type->tp_free((PyObject *)w);
+    Py_DECREF(type); /* instances of a heap type hold a reference to it */
 }
 
 /* Set `flags[k]` for the number k of each name in `which` that has one. */
@@ -244,49 +240,117 @@ static int mark(Names *t, PyObject *which, char *flags) {
     return 0;
 }
 
+/* `offsets[name]`, an (offset, size) pair of ints, into `out`: its size must be `size`
+ * (any, if negative) and it must lie within `room` floats. */
+static int field_place(PyObject *offsets, const char *name, Py_ssize_t size, Py_ssize_t room,
+                 Place *out) {
+    PyObject *pair = PyDict_GetItemString(offsets, name); /* borrowed */
+    if (pair == NULL || !PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+        PyErr_Format(PyExc_ValueError, "offsets: %s must be an (offset, size) pair", name);
+        return -1;
+    }
+    out->at = PyLong_AsSsize_t(PyTuple_GET_ITEM(pair, 0));
+    out->size = PyLong_AsSsize_t(PyTuple_GET_ITEM(pair, 1));
+    if ((out->at == -1 || out->size == -1) && PyErr_Occurred()) return -1;
+    if ((size >= 0 && out->size != size) || out->at < 0 || out->size < 0 ||
+        out->size > room - out->at) {
+        PyErr_Format(PyExc_ValueError,
+                     "offsets: %s at %zd, %zd floats, is not a field of %zd floats within %zd",
+                     name, out->at, out->size, size, room);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every field the writer writes, from `offsets` (Layout.offsets()), checked to lie within
+ * the vector, its seat blocks and its history entries. */
+static int places(Writer *w, PyObject *offsets) {
+    Places *p = &w->p;
+    Py_ssize_t n = w->n, size = w->size;
+    if (!PyDict_Check(offsets)) {
+        PyErr_SetString(PyExc_TypeError, "offsets: a dict of names to (offset, size)");
+        return -1;
+    }
+    if (field_place(offsets, "seat", -1, size, &p->seat) < 0 ||
+        field_place(offsets, "entry", -1, size, &p->entry) < 0)
+        return -1;
+    Py_ssize_t seat = p->seat.size, entry = p->entry.size;
+    struct {
+        const char *name;
+        Py_ssize_t size, room;
+        Place *out;
+    } fields[] = {
+        {"hand", 5, size, &p->hand},
+        {"seats", seat * n, size, &p->seats},
+        {"phase", w->phases_count, size, &p->phase},
+        {"treasury", 1, size, &p->treasury},
+        {"court", 1, size, &p->court},
+        {"pending.actor", n, size, &p->actor},
+        {"pending.action", w->actions_count, size, &p->action},
+        {"pending.target", n, size, &p->target},
+        {"pending.claim", 5, size, &p->claim},
+        {"block.seat", n, size, &p->block_seat},
+        {"block.claim", 5, size, &p->block_claim},
+        {"challenger", n, size, &p->challenger},
+        {"loser", n, size, &p->loser},
+        {"drawn", 5, size, &p->drawn},
+        {"shown.card", 5, size, &p->shown_card},
+        {"shown.seat", n, size, &p->shown_seat},
+        {"known.court", 5, size, &p->known_court},
+        {"history", entry * w->history, size, &p->history},
+        {"seat.alive", 1, seat, &p->alive},
+        {"seat.influence", 1, seat, &p->influence},
+        {"seat.coins", 1, seat, &p->coins},
+        {"seat.can_assassinate", 1, seat, &p->can_assassinate},
+        {"seat.can_coup", 1, seat, &p->can_coup},
+        {"seat.must_coup", 1, seat, &p->must_coup},
+        {"seat.revealed", 5, seat, &p->revealed},
+        {"seat.turn", 1, seat, &p->turn},
+        {"seat.waiting", 1, seat, &p->waiting},
+        {"seat.passed", 1, seat, &p->passed},
+        {"seat.known", 5, seat, &p->known},
+        {"entry.present", 1, entry, &p->present},
+        {"entry.mover", n, entry, &p->mover},
+        {"entry.verb", w->verbs_count, entry, &p->verb},
+        {"entry.character", 5, entry, &p->character},
+        {"entry.target", n, entry, &p->target_seat},
+    };
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
+        if (field_place(offsets, fields[k].name, fields[k].size, fields[k].room, fields[k].out) < 0)
+            return -1;
+    if (w->reformation &&
+        (field_place(offsets, "reserve", 1, size, &p->reserve) < 0 ||
+         field_place(offsets, "seat.allegiance", 2, seat, &p->allegiance) < 0))
+        return -1;
+    return 0;
+}
+
 static int Writer_init(Writer *w, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"players", "history", "reformation", "size", "seat_size",
-                             "table_size", "pending_size", "entry", "slots", "phases",
-                             "actions", "verbs", "allegiances", "quiet", "private", NULL};
-    int n, history, reformation, seat_size, table_size, pending_size, entry;
+    static char *kwlist[] = {"players", "history", "reformation", "size",   "offsets",
+                             "slots",   "phases",  "actions",     "verbs",  "allegiances",
+                             "quiet",   "private", NULL};
+    int n, history, reformation;
     Py_ssize_t size;
-    PyObject *slots, *phases, *actions, *verbs, *allegiances, *quiet, *private;
-    if (w->slots.dict != NULL) {
+    PyObject *offsets, *slots, *phases, *actions, *verbs, *allegiances, *quiet, *private;
+    if (w->slots.dict != NULL || w->n) {
         PyErr_SetString(PyExc_RuntimeError, "a Writer is made once");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iipniiiiOOOOOOO", kwlist, &n, &history,
-                                     &reformation, &size, &seat_size, &table_size,
-                                     &pending_size, &entry, &slots, &phases, &actions, &verbs,
-                                     &allegiances, &quiet, &private))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iipnOOOOOOOO", kwlist, &n, &history,
+                                     &reformation, &size, &offsets, &slots, &phases, &actions,
+                                     &verbs, &allegiances, &quiet, &private))
         return -1;
     if (n < 2 || history < 0 || size < 1) {
         PyErr_SetString(PyExc_ValueError, "players >= 2, history >= 0, size >= 1");
-        return -1;
-    }
-    Py_ssize_t expected = 5 + (Py_ssize_t)seat_size * n + table_size + pending_size +
-                          (Py_ssize_t)history * entry;
-    if (expected != size || pending_size < 6 * n + 25 || entry < 6 + 2 * n ||
-        seat_size != (reformation ? 21 : 19)) {
-        PyErr_SetString(PyExc_ValueError, "the sizes do not make the vector's layout");
         return -1;
     }
     if (n > MAX_NAMES) {
         PyErr_Format(PyExc_ValueError, "at most %d players", MAX_NAMES);
         return -1;
     }
-    w->n = n;
-    for (int i = 0; i < n; i++) {
-        w->seats[i] = PyLong_FromLong(i);
-        if (w->seats[i] == NULL) return -1;
-    }
     w->history = history;
     w->reformation = reformation;
     w->size = size;
-    w->seat_size = seat_size;
-    w->table_size = table_size;
-    w->pending_size = pending_size;
-    w->entry = entry;
     /* five character slots, two allegiances; phases, actions and verbs one place each */
     if (names_init(&w->slots, slots, "slots", 5) < 0 ||
         names_init(&w->phases, phases, "phases", 0) < 0 ||
@@ -297,10 +361,11 @@ static int Writer_init(Writer *w, PyObject *args, PyObject *kwds) {
     w->verbs_count = (int)PyDict_GET_SIZE(verbs);
     w->actions_count = (int)PyDict_GET_SIZE(actions);
     w->phases_count = (int)PyDict_GET_SIZE(phases);
-    if (entry != 6 + w->verbs_count + 2 * n || pending_size != 6 * n + w->actions_count + 25 ||
-        table_size != w->phases_count + 2 + (reformation ? 1 : 0)) {
-        PyErr_SetString(PyExc_ValueError, "the sizes do not match the names");
-        return -1;
+    w->n = n; /* the seats' places are checked against it */
+    if (places(w, offsets) < 0) return -1;
+    for (int i = 0; i < n; i++) {
+        w->seats[i] = PyLong_FromLong(i);
+        if (w->seats[i] == NULL) return -1;
     }
     memset(w->quiet, 0, sizeof w->quiet);
     memset(w->private, 0, sizeof w->private);
@@ -317,18 +382,20 @@ static int Writer_init(Writer *w, PyObject *args, PyObject *kwds) {
     w->phase_lose = name ? names_find(&w->phases, name) : -2;
     Py_XDECREF(name);
     if (w->phase_exchange == -2 || w->phase_examine == -2 || w->phase_lose == -2) return -1;
+    w->made = 1;
     return 0;
 }
 
-/* The viewer's seats block by block; returns the floats written after `v`, -1 on error. */
-static Py_ssize_t write_seats(Writer *w, float *v, long me, PyObject *hands, PyObject *coins,
-                              PyObject *revealed, PyObject *alive, long turn, PyObject *waiting,
-                              PyObject *passed, PyObject *known_hands, PyObject *allegiance) {
+/* The seats' blocks, the viewer's first, then clockwise. */
+static int write_seats(Writer *w, float *v, long me, PyObject *hands, PyObject *coins,
+                       PyObject *revealed, PyObject *alive, long turn, PyObject *waiting,
+                       PyObject *passed, PyObject *known_hands, PyObject *allegiance) {
+    const Places *p = &w->p;
     long n = w->n;
-    float *start = v;
     int knowing = PyDict_GET_SIZE(known_hands) > 0;
     long i = me;
     for (long k = 0; k < n; k++) {
+        float *s = v + p->seats.at + k * p->seat.size;
         PyObject *hand = PyList_GET_ITEM(hands, i);
         long c = as_long(PyList_GET_ITEM(coins, i));
         if (c == -1 && PyErr_Occurred()) return -1;
@@ -338,39 +405,34 @@ static Py_ssize_t write_seats(Writer *w, float *v, long me, PyObject *hands, PyO
         }
         int up = PyObject_IsTrue(PyList_GET_ITEM(alive, i));
         if (up < 0) return -1;
-        v[0] = up ? 1.0f : 0.0f;
-        v[1] = clip((float)((double)PyTuple_GET_SIZE(hand) * 0.5));
-        v[2] = (float)((double)(c < 12 ? c : 12) / 12.0);
-        v[3] = c >= 3 ? 1.0f : 0.0f;
-        v[4] = c >= 7 ? 1.0f : 0.0f;
-        v[5] = c >= 10 ? 1.0f : 0.0f;
-        if (add_cards(w, PyList_GET_ITEM(revealed, i), v + 6, 0.5f) < 0) return -1;
-        clip_all(v + 6, 5);
-        v[11] = i == turn ? 1.0f : 0.0f;
-        v[12] = in_seats(waiting, i, w->seats[i]) ? 1.0f : 0.0f;
-        v[13] = in_seats(passed, i, w->seats[i]) ? 1.0f : 0.0f;
+        s[p->alive.at] = up ? 1.0f : 0.0f;
+        s[p->influence.at] = clip((float)((double)PyTuple_GET_SIZE(hand) * 0.5));
+        s[p->coins.at] = (float)((double)(c < 12 ? c : 12) / 12.0);
+        s[p->can_assassinate.at] = c >= 3 ? 1.0f : 0.0f;
+        s[p->can_coup.at] = c >= 7 ? 1.0f : 0.0f;
+        s[p->must_coup.at] = c >= 10 ? 1.0f : 0.0f;
+        if (add_cards(w, PyList_GET_ITEM(revealed, i), s + p->revealed.at, 0.5f) < 0) return -1;
+        s[p->turn.at] = i == turn ? 1.0f : 0.0f;
+        s[p->waiting.at] = in_seats(waiting, i, w->seats[i]) ? 1.0f : 0.0f;
+        s[p->passed.at] = in_seats(passed, i, w->seats[i]) ? 1.0f : 0.0f;
         if (k && knowing) {
             PyObject *key = Py_BuildValue("(ll)", me, i);
             if (key == NULL) return -1;
             PyObject *cards = PyDict_GetItemWithError(known_hands, key);
             Py_DECREF(key);
             if (cards == NULL && PyErr_Occurred()) return -1;
-            if (cards != NULL) {
-                if (add_cards(w, cards, v + 14, 0.5f) < 0) return -1;
-                clip_all(v + 14, 5);
-            }
+            if (cards != NULL && add_cards(w, cards, s + p->known.at, 0.5f) < 0) return -1;
         }
         if (w->reformation) {
             int side = PyTuple_GET_ITEM(allegiance, i) == Py_None
                            ? -1
                            : names_need(&w->allegiances, PyTuple_GET_ITEM(allegiance, i));
             if (side == -2) return -1;
-            if (side >= 0) v[19 + side] = 1.0f;
+            if (side >= 0) s[p->allegiance.at + side] = 1.0f;
         }
-        v += w->seat_size;
         if (++i == n) i = 0;
     }
-    return v - start;
+    return 0;
 }
 
 /* The action under way and what the viewer was shown (zeros when nothing is under way
@@ -378,6 +440,7 @@ static Py_ssize_t write_seats(Writer *w, float *v, long me, PyObject *hands, PyO
 static int write_pending(Writer *w, float *v, long me, int phase, PyObject *const *f) {
     /* f: known_court, actor, action, target, claim, block_seat, block_claim, challenger,
      *    loser, drawn, shown */
+    const Places *p = &w->p;
     long n = w->n;
     PyObject *known_court = f[0], *court = NULL;
     if (PyDict_GET_SIZE(known_court)) {
@@ -390,47 +453,42 @@ static int write_pending(Writer *w, float *v, long me, int phase, PyObject *cons
     }
     int quiet = w->quiet[phase];
     if (quiet && court == NULL) return 0;
-    long t = n + w->actions_count;
     if (!quiet) {
         long actor = seat_or_none(f[1]), target = seat_or_none(f[3]);
         long blocker = seat_or_none(f[5]), challenger = seat_or_none(f[7]);
         long loser = seat_or_none(f[8]);
         if (actor == -2 || target == -2 || blocker == -2 || challenger == -2 || loser == -2)
             return -1;
-        long actor_rel = actor < 0 ? -1 : rel(actor, me, n);
         long target_rel = target < 0 ? -1 : rel(target, me, n);
-        /* as features.py: a seat index of -1 counts from the block's end */
-        v[actor_rel < 0 ? w->pending_size + actor_rel : actor_rel] = 1.0f;
+        if (actor >= 0) v[p->actor.at + rel(actor, me, n)] = 1.0f;
         int action = names_need(&w->actions, f[2]);
         if (action < 0) return -1;
-        v[n + action] = 1.0f;
-        if (target_rel >= 0) v[t + target_rel] = 1.0f;
+        v[p->action.at + action] = 1.0f;
+        if (target_rel >= 0) v[p->target.at + target_rel] = 1.0f;
         if (PyUnicode_Check(f[4])) {
             int slot = names_need(&w->slots, f[4]);
             if (slot < 0) return -1;
-            v[t + n + slot] = 1.0f;
+            v[p->claim.at + slot] = 1.0f;
         }
         if (blocker >= 0 && PyUnicode_Check(f[6])) {
             int slot = names_need(&w->slots, f[6]);
             if (slot < 0) return -1;
-            v[t + n + 5 + rel(blocker, me, n)] = 1.0f;
-            v[t + 2 * n + 5 + slot] = 1.0f;
+            v[p->block_seat.at + rel(blocker, me, n)] = 1.0f;
+            v[p->block_claim.at + slot] = 1.0f;
         }
-        if (challenger >= 0) v[t + 2 * n + 10 + rel(challenger, me, n)] = 1.0f;
-        if (loser >= 0 && phase == w->phase_lose) v[t + 3 * n + 10 + rel(loser, me, n)] = 1.0f;
+        if (challenger >= 0) v[p->challenger.at + rel(challenger, me, n)] = 1.0f;
+        if (loser >= 0 && phase == w->phase_lose) v[p->loser.at + rel(loser, me, n)] = 1.0f;
         if (phase == w->phase_exchange && me == actor) {
-            if (add_cards(w, f[9], v + t + 4 * n + 10, 0.5f) < 0) return -1;
+            if (add_cards(w, f[9], v + p->drawn.at, 0.5f) < 0) return -1;
         } else if (phase == w->phase_examine && (me == actor || me == target) &&
-                   PyUnicode_Check(f[10])) {
-            /* as features.py: no target (never so in an examine) counts as -1 */
+                   PyUnicode_Check(f[10]) && target_rel >= 0) {
             int slot = names_need(&w->slots, f[10]);
             if (slot < 0) return -1;
-            v[t + 4 * n + 15 + slot] = 1.0f;
-            v[t + 4 * n + 20 + target_rel] = 1.0f;
+            v[p->shown_card.at + slot] = 1.0f;
+            v[p->shown_seat.at + target_rel] = 1.0f;
         }
     }
-    if (court != NULL && add_cards(w, court, v + t + 5 * n + 20, 0.5f) < 0) return -1;
-    clip_all(v, w->pending_size);
+    if (court != NULL && add_cards(w, court, v + p->known_court.at, 0.5f) < 0) return -1;
     return 0;
 }
 
@@ -524,22 +582,24 @@ static int decode_history(Writer *w, PyObject *history, Py_ssize_t first) {
 
 /* The last `history` moves, newest first, as `me` sees them. */
 static int write_history(Writer *w, float *v, long me, PyObject *history) {
-    long n = w->n, verbs = w->verbs_count;
+    const Places *p = &w->p;
+    long n = w->n;
     Py_ssize_t length = PyList_GET_SIZE(history);
     Py_ssize_t first = length > w->history ? length - w->history : 0;
     if (length == 0) return 0;
     if (decode_history(w, history, first) < 0) return -1;
-    for (Py_ssize_t k = length - 1; k >= first; k--, v += w->entry) {
+    float *e = v + p->history.at;
+    for (Py_ssize_t k = length - 1; k >= first; k--, e += p->entry.size) {
         struct Decoded *d = w->decoded + (k - w->base);
-        v[0] = 1.0f;
-        v[1 + rel(d->mover, me, n)] = 1.0f;
-        v[1 + n + d->verb] = 1.0f;
+        e[p->present.at] = 1.0f;
+        e[p->mover.at + rel(d->mover, me, n)] = 1.0f;
+        e[p->verb.at + d->verb] = 1.0f;
         if (d->kind == 0 || (w->private[d->verb] && me != d->mover && me != d->audience))
             continue;
         if (d->kind == 1)
-            v[6 + n + verbs + rel(d->value, me, n)] = 1.0f;
+            e[p->target_seat.at + rel(d->value, me, n)] = 1.0f;
         else
-            v[1 + n + verbs + d->value] = 1.0f;
+            e[p->character.at + d->value] = 1.0f;
     }
     return 0;
 }
@@ -557,6 +617,11 @@ static PyObject *Writer_observe(Writer *w, PyObject *const *args, Py_ssize_t nar
                      field_names[0], nargs);
         return NULL;
     }
+    if (!w->made) {
+        PyErr_SetString(PyExc_RuntimeError, "the Writer was not made");
+        return NULL;
+    }
+    const Places *p = &w->p;
     PyObject *out = args[0];
     Py_ssize_t at = PyLong_AsSsize_t(args[1]);
     long me = as_long(args[2]);
@@ -598,25 +663,19 @@ static PyObject *Writer_observe(Writer *w, PyObject *const *args, Py_ssize_t nar
     }
     float *v = (float *)base;
     memset(v, 0, 4 * (size_t)w->size);
-    /* the viewer's hand */
-    if (add_cards(w, PyList_GET_ITEM(hands, me), v, 0.5f) < 0) return NULL;
-    clip_all(v, 5);
-    v += 5;
-    Py_ssize_t written = write_seats(w, v, me, hands, coins, revealed, alive, turn, waiting,
-                                     passed, known_hands, allegiance);
-    if (written < 0) return NULL;
-    v += written;
+    if (add_cards(w, PyList_GET_ITEM(hands, me), v + p->hand.at, 0.5f) < 0) return NULL;
+    if (write_seats(w, v, me, hands, coins, revealed, alive, turn, waiting, passed, known_hands,
+                    allegiance) < 0)
+        return NULL;
     /* the table: phase, treasury, Court, Reserve */
     int phase = names_need(&w->phases, args[12]);
     if (phase < 0) return NULL;
-    v[phase] = 1.0f;
-    long count = w->phases_count;
-    v[count] = clip((float)((double)treasury / (double)(settings_treasury > 1 ? settings_treasury : 1)));
-    v[count + 1] = clip((float)((double)court / (double)(5 * copies)));
-    if (w->reformation) v[count + 2] = (float)((double)(reserve < 12 ? reserve : 12) / 12.0);
-    v += w->table_size;
+    v[p->phase.at + phase] = 1.0f;
+    double start = (double)(settings_treasury > 1 ? settings_treasury : 1);
+    v[p->treasury.at] = clip((float)((double)treasury / start));
+    v[p->court.at] = clip((float)((double)court / (double)(5 * copies)));
+    if (w->reformation) v[p->reserve.at] = (float)((double)(reserve < 12 ? reserve : 12) / 12.0);
     if (write_pending(w, v, me, phase, args + 18) < 0) return NULL;
-    v += w->pending_size;
     if (w->history && write_history(w, v, me, history) < 0) return NULL;
     Py_RETURN_NONE;
 }
@@ -627,7 +686,7 @@ static PyMethodDef Writer_methods[] = {
      "known_hands, allegiance, phase, treasury, settings_treasury, court, copies, reserve, "
      "known_court, actor, action, target_seat, claim, block_seat, block_claim, challenger, "
      "loser, drawn, shown, history): write seat `me`'s vector into the bytearray `target` "
-     "from byte `at` (the state's fields, as coup.rules.features.Features.write passes "
+     "from byte `at` (the state's fields, as coup.envs.kernel.features.Features.write passes "
      "them)."},
     {NULL, NULL, 0, NULL},
 };
@@ -642,42 +701,61 @@ static PyGetSetDef Writer_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-static PyTypeObject WriterType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "coup.rules._observe.Writer",
-    .tp_basicsize = sizeof(Writer),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Writes observation vectors of one table shape (made by coup.rules.features).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Writer_init,
-    .tp_dealloc = (destructor)Writer_dealloc,
-    .tp_methods = Writer_methods,
-    .tp_getset = Writer_getset,
+static PyType_Slot Writer_slots[] = {
+    {Py_tp_doc, "Writes observation vectors of one layout (made by coup.envs.kernel.c_writer)."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_init, (initproc)Writer_init},
+    {Py_tp_dealloc, (destructor)Writer_dealloc},
+    {Py_tp_methods, Writer_methods},
+    {Py_tp_getset, Writer_getset},
+    {0, NULL},
 };
 
-static struct PyModuleDef observe_module = {
-    PyModuleDef_HEAD_INIT,
-    .m_name = "coup.rules._observe",
-    .m_doc = "A seat's observation vector written straight into a buffer (the compiled core).",
-    .m_size = -1,
+static PyType_Spec Writer_spec = {
+    .name = "coup.envs.kernel._observe.Writer",
+    .basicsize = sizeof(Writer),
+    .flags = Py_TPFLAGS_DEFAULT,
+    .slots = Writer_slots,
 };
 
 #ifndef COUP_C_SOURCE /* setup.py defines it: the SHA-256 of this file */
 #define COUP_C_SOURCE "unknown"
 #endif
 
-PyMODINIT_FUNC PyInit__observe(void) {
-    if (PyType_Ready(&WriterType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&observe_module);
-    if (m == NULL) return NULL;
-    if (PyModule_AddStringConstant(m, "SOURCE", COUP_C_SOURCE) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    Py_INCREF(&WriterType);
-    if (PyModule_AddObject(m, "Writer", (PyObject *)&WriterType) < 0) {
-        Py_DECREF(&WriterType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+/* The module's contents: the Writer class (a type of this module, so that each
+ * interpreter that imports it has its own) and the digest of the source it was built from. */
+static int observe_exec(PyObject *m) {
+    PyObject *type = PyType_FromModuleAndSpec(m, &Writer_spec, NULL);
+    if (type == NULL) return -1;
+    int added = PyModule_AddObjectRef(m, "Writer", type);
+    Py_DECREF(type);
+    if (added < 0) return -1;
+    return PyModule_AddStringConstant(m, "SOURCE", COUP_C_SOURCE);
 }
+
+static PyModuleDef_Slot observe_slots[] = {
+    {Py_mod_exec, observe_exec},
+#ifdef Py_mod_multiple_interpreters
+    /* no state outside the module's own objects: fine in any interpreter, each with its
+     * own GIL */
+    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
+#endif
+#ifdef Py_mod_gil
+    /* Not safe without the GIL: `observe` reads the state's lists and dicts through
+     * borrowed references and keeps a per-Writer cache of decoded history entries, both of
+     * which another thread could change in the middle of a call. Under a free-threaded
+     * Python importing this module keeps the GIL on. */
+    {Py_mod_gil, Py_MOD_GIL_USED},
+#endif
+    {0, NULL},
+};
+
+static struct PyModuleDef observe_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "coup.envs.kernel._observe",
+    .m_doc = "A seat's observation vector written straight into a buffer (the compiled kernel).",
+    .m_size = 0,
+    .m_slots = observe_slots,
+};
+
+PyMODINIT_FUNC PyInit__observe(void) { return PyModuleDef_Init(&observe_module); }

@@ -1,4 +1,4 @@
-"""Typing for the C writer of observation vectors (``coup/rules/_observe.c``)."""
+"""Typing for the C writer of observation vectors (``coup/envs/kernel/_observe.c``)."""
 
 from collections.abc import Iterable
 from typing import Any
@@ -14,10 +14,7 @@ class Writer:
         history: int,
         reformation: bool,
         size: int,
-        seat_size: int,
-        table_size: int,
-        pending_size: int,
-        entry: int,
+        offsets: dict[str, tuple[int, int]],
         slots: dict[str, int],
         phases: dict[str, int],
         actions: dict[str, int],

@@ -1,33 +1,39 @@
-"""A table's seats as learning agents, in the core: the bookkeeping of PettingZoo's AEC
+"""A table's seats as learning agents, in the kernel: the bookkeeping of PettingZoo's AEC
 API (who is selected, rewards, terminations, truncations, knocked-out agents stepped out)
-for ``coup.envs.pettingzoo``, which binds `Agents.last` and `Agents.step` as its own.
+for ``coup.envs.pettingzoo``, whose ``last``, ``step`` and ``observe`` call `Agents.last`,
+`Agents.step` and `Agents.observe`.
 
-What it does is what ``pettingzoo.AECEnv`` and the environment's Python did before it
-(``_was_dead_step``, ``_deads_step_first``, ``_accumulate_rewards``, ``_clear_rewards``);
-it runs here so that a decision costs one compiled call for ``last()`` and one for
-``step()``. `agents` and the dicts are made once and refilled by `start`, so the
-environment's attributes of those names are these very objects. The observation arrays
-are the environment's (numpy, over the `Stepper`'s buffers): this module only hands them
-out, or their ``copy()``. Standard library only; compiled with the rest of the core.
+What it does is what ``pettingzoo.AECEnv``'s own helpers do (``_was_dead_step``,
+``_deads_step_first``, ``_accumulate_rewards``, ``_clear_rewards``); it runs here so that
+a decision costs one compiled call for ``last()`` and one for ``step()``. `agents` and the dicts are made once and refilled by `start`, so the
+environment's attributes of those names are these very objects. The observation arrays are
+the environment's (numpy, over the `Stepper`'s buffers): this module only hands them out,
+or their ``copy()``. Standard library and `coup.rules` only; compiled with the rest of the
+kernel.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .state import State
+from coup.rules.state import State
+
 from .stepper import SETTLE, Stepper
 
 Last = tuple[Any, float, bool, bool, dict[str, Any]]
+
+
+class NotInOrder(Exception):
+    """The order-enforcing wrapper's calls before `Agents.in_order` was given it: the
+    wrapper answers them itself."""
 
 
 class Agents:
     """The agents ``player_0 .. player_{n-1}`` of one table, stepped through `stepper`.
 
     `shared` is the observation dict of the two arrays over the stepper's buffers (handed
-    out as it is when not `copy`, else as `copier`'s copies of them, ``copier(a)`` being
-    ``a.copy()``); `refuse(agent, seat, action, why)` raises the error of an action the
-    stepper refused (the environment words it)."""
+    out as it is when not `copy`, else as their ``copy()``); `refuse(agent, seat, action,
+    why)` raises the error of an action the stepper refused (the environment words it)."""
 
     def __init__(
         self,
@@ -36,7 +42,6 @@ class Agents:
         shared: dict[str, Any],
         copy: bool,
         refuse: Any,
-        copier: Any,
     ) -> None:
         self.stepper = stepper
         self.players = players
@@ -46,7 +51,6 @@ class Agents:
         self.obs: Any = shared["observation"]
         self.mask: Any = shared["action_mask"]
         self.copy = copy
-        self.copier = copier
         self.refuse = refuse
         self.share = 1.0 / (players - 1)
         self.started = False
@@ -123,8 +127,7 @@ class Agents:
             raise RuntimeError("call reset() before using the environment")
         self.stepper.fill(self.seat_of[agent])
         if self.copy:
-            copier = self.copier
-            return {"observation": copier(self.obs), "action_mask": copier(self.mask)}
+            return {"observation": self.obs.copy(), "action_mask": self.mask.copy()}
         return self.shared
 
     # -- a step ----------------------------------------------------------------------------
@@ -167,10 +170,24 @@ class Agents:
         self.wrapper = wrapper
         self.after_end = after_end
 
+    def last_in_order(self, observe: bool = True) -> Last:
+        """``OrderEnforcingWrapper.last`` once reset: `last` (`NotInOrder` before)."""
+        if self.wrapper is None:
+            raise NotInOrder
+        return self.last(observe)
+
+    def observe_in_order(self, agent: str) -> Any:
+        """``OrderEnforcingWrapper.observe`` once reset: `observe` (`NotInOrder` before)."""
+        if self.wrapper is None:
+            raise NotInOrder
+        return self.observe(agent)
+
     def step_in_order(self, action: Any) -> None:
         """``OrderEnforcingWrapper.step`` once reset: the step is marked as made (which
         ``agent_iter`` checks), and the selected agent plays, or with no agent left the
-        wrapper's warning is given and nothing happens."""
+        wrapper's warning is given and nothing happens (`NotInOrder` before)."""
+        if self.wrapper is None:
+            raise NotInOrder
         self.wrapper._has_updated = True
         if not self.agents:
             self.after_end()

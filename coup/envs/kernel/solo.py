@@ -1,12 +1,12 @@
-"""One learning agent against bots, in the core: the step of Gymnasium's ``CoupEnv``
-(``coup.envs.gymnasium``), which binds `Solo.step` and `Solo.action_masks` as its own.
+"""One learning agent against bots, in the kernel: the step of Gymnasium's ``CoupEnv``
+(``coup.envs.gymnasium``), whose ``step`` and ``action_masks`` call `Solo.step` and
+`Solo.action_masks`.
 
-A step plays the agent's integer action, then the other seats until the agent must
-decide again (random bots in the core, from one generator; other bots through the
-environment's `play_bots`), writes the agent's observation and mask, and hands out copies
-of the environment's numpy arrays over the `Stepper`'s buffers. What it does is what the
-environment's Python did before it. Standard library only; compiled with the rest of the
-core.
+A step plays the agent's integer action, then the other seats until the agent must decide
+again (random bots in the kernel, from one generator; other bots through the environment's
+`play_bots`), writes the agent's observation and mask, and hands out copies of the
+environment's numpy arrays over the `Stepper`'s buffers. Standard library and `coup.rules` only; compiled with
+the rest of the kernel.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .state import State
+from coup.rules.state import State
+
 from .stepper import ILLEGAL, OUTSIDE, Stepper
 
 Step = tuple[Any, float, bool, bool, dict[str, Any]]
@@ -27,7 +28,7 @@ class Solo:
     ``"obs"`` (float32), ``"mask"`` (int8) and ``"mask_bool"``. With `rng` set every other
     seat is a random bot played here; else `play_bots()` (the environment's) plays them and
     adds their moves to `decisions`. `refuse(seat, action)` raises the error of an illegal
-    action when `raise_illegal`. `copier(a)` is ``a.copy()`` (what a step hands out)."""
+    action when `raise_illegal`. A step hands out the arrays' ``copy()``."""
 
     def __init__(
         self,
@@ -38,7 +39,6 @@ class Solo:
         penalty: float,
         refuse: Any,
         play_bots: Any,
-        copier: Any,
     ) -> None:
         self.stepper = stepper
         self.obs: Any = arrays["obs"]
@@ -49,7 +49,6 @@ class Solo:
         self.penalty = penalty
         self.refuse = refuse
         self.play_bots = play_bots
-        self.copier = copier
         self.rng: random.Random | None = None
         self.started = False
         self.seat = 0
@@ -107,9 +106,8 @@ class Solo:
             self.steps += 1
             self.fresh()
             truncated = self.steps >= self.max_steps
-            copier = self.copier
-            info = {"action_mask": copier(self.mask), "seat": seat, "illegal": True}
-            return copier(self.obs), self.penalty, False, truncated, info
+            info = {"action_mask": self.mask.copy(), "seat": seat, "illegal": True}
+            return self.obs.copy(), self.penalty, False, truncated, info
         self.steps += 1
         if rng is not None:
             self.decisions += played
@@ -123,14 +121,13 @@ class Solo:
         if terminated:
             reward = 1.0 if state.winner == seat else -1.0
         truncated = not terminated and self.steps >= self.max_steps
-        copier = self.copier
         return (
-            copier(self.obs),
+            self.obs.copy(),
             reward,
             terminated,
             truncated,
             {
-                "action_mask": copier(self.mask),
+                "action_mask": self.mask.copy(),
                 "seat": seat,
             },
         )
@@ -152,4 +149,4 @@ class Solo:
     def action_masks(self) -> Any:
         """Boolean mask of the agent's legal actions now (all False once its game is over)."""
         self.fresh()
-        return self.copier(self.mask_bool)
+        return self.mask_bool.copy()

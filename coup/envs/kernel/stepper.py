@@ -1,13 +1,14 @@
-"""One learning-environment step in the core: play an integer action, say who decides next,
-and write a seat's observation and action mask into buffers the adapter keeps.
+"""One learning-environment step in the kernel: play an integer action, say who decides
+next, and write a seat's observation and action mask into buffers the adapter keeps.
 
 `LegalMask` writes a seat's legal-action mask (int8 bytes, 1 at the integer of each legal
 move). The learning adapters (``coup/envs``) call `Stepper.play` once per step and
-`Stepper.fill` once per observation instead of a handful of Python calls each; the
-buffers `obs` (float32 bytes, `coup.rules.features` layout) and `mask` (int8) are made
-once, so numpy wraps them once too (``numpy.frombuffer`` at construction). What a step
-does is what ``State.play`` does; what `fill` writes is what `Features.observe` and
-`LegalMask.mask` return. Standard library only; compiled with the rest of the core.
+`Stepper.fill` once per observation instead of a handful of Python calls each; the buffers
+`obs` (float32 bytes, `coup.envs.kernel.features` layout) and `mask` (int8) are made once,
+so numpy wraps them once too (``numpy.frombuffer`` at construction). What a step does is
+what ``State.play`` does; what `fill` writes is what `Features.observe` and
+`LegalMask.mask` return. Standard library and `coup.rules` only; compiled with the rest of
+the kernel.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from __future__ import annotations
 import random
 from typing import Final
 
+from coup.rules.moves import Move
+from coup.rules.state import State
+
 from .features import Features
-from .moves import Move
-from .state import State
 
 #: `Stepper.play` results other than the next seat to decide (all negative).
 SETTLE: Final = -1  # a seat was knocked out, the game is over or `max_moves` was reached
@@ -185,7 +187,9 @@ class Stepper:
             seat = s.waiting[0]
             if seat == me:
                 break
-            s.play(seat, rng.choice(s.legal(seat)))
+            # the state's own list of legal moves (what `legal` hands out a copy of): the
+            # same choice, without copying it
+            s.play(seat, rng.choice(s._legal_for(seat)))
             count += 1
         return count
 

@@ -1,39 +1,50 @@
-"""A seat's observation as numbers, written by the core for the learning adapters.
+"""A seat's observation as numbers, written by the kernel for the learning adapters.
 
-`Features.observe(state, seat)` returns the float32 vector documented in
-``coup/envs/observation.py`` (same layout, same values) as a ``bytearray``, which numpy
-wraps without copying (the legal-action mask is `coup.rules.stepper.LegalMask`'s). It
+`Features.observe(state, seat)` returns the float32 vector of `coup.envs.kernel.layout`
+(``coup/envs/observation.py`` says what each field means) as a ``bytearray``, which numpy
+wraps without copying (the legal-action mask is `coup.envs.kernel.stepper.LegalMask`'s). It
 reads only what ``state.view(seat)`` shows.
 
-The vector is joined from blocks of float32 bytes, each cached by what it depends on (a
-seat's coins and face-up cards, the pending action, one history entry as the viewer sees
-it, ...), so a step costs a few look-ups and one join, not a loop over hundreds of
-features. Blocks that did not change since the last call (a seat's, the viewer's hand, the
-table) are reused without building a key, and each history entry of the game is looked up
-once for all viewers. `fork` gives another game its own `Features` over the same caches
-(a vector environment's games).
+Two writers, both placing every value at the offset the layout gives:
 
-Where the compiled core runs, `write` (and `observe`) hand the state's fields to the
-hand-written C writer (`coup.rules.writer`), which writes the same floats straight into
-the buffer; the blocks stay the pure-Python path and the reference (`observe_blocks`; a
-test compares the two over random games of every table shape).
-Standard library only; compiled with the rest of the core.
+* the pure-Python one (`observe_blocks`) joins blocks of float32 bytes, each cached by what
+  it depends on (a seat's coins and face-up cards, the pending action, one history entry
+  as the viewer sees it, ...), so a step costs a few look-ups and one join, not a loop
+  over hundreds of features. Blocks that did not change since the last call (a seat's,
+  the viewer's hand, the table) are reused without building a key, and each history entry
+  of the game is looked up once for all viewers. Its blocks are the layout's fields in
+  groups (a seat's coins and cards, its flags, ...), which the layout is checked to tile;
+* where the compiled kernel runs, the hand-written C writer (`coup.envs.kernel.c_writer`,
+  ``_observe.c``), handed the layout's offsets when made and the state's fields at each
+  call, writes the floats straight into the buffer.
+
+A test checks both against a reference that encodes the view dict, over random games of
+every table shape. `fork` gives another game its own `Features` over the same caches (a
+vector environment's games). Standard library and `coup.rules` only; compiled with the
+rest of the kernel.
 """
 
 from __future__ import annotations
 
 from array import array
-from typing import Any, Final, cast
+from typing import Any, Final
 
-from .board import PRIVATE_VERBS, Entry
-from .layout import SLOT, layout, observation_size
-from .moves import Move
-from .state import State
-from .writer import make_writer, write_state
+from coup.rules.state import State
 
-_NO_PENDING: Final = ("action", "draft", "allegiance", "over")
+from .c_writer import make_writer, write_state
+from .history import HistoryBlocks
+from .layout import ALLEGIANCES, QUIET_PHASES, SLOT, Layout
+
 #: Caches are emptied when they hold this many blocks (long runs of many table shapes).
 _CACHE_LIMIT: Final = 50_000
+#: A seat block's fields in the groups the pure writer caches, in the order it joins them:
+#: what changes with coins and cards, the turn's flags, the cards known, the allegiance.
+_SEAT_GROUPS: Final = (
+    ("alive", "influence", "coins", "can_assassinate", "can_coup", "must_coup", "revealed"),
+    ("turn", "waiting", "passed"),
+    ("known",),
+    ("allegiance",),
+)
 
 
 def _floats(values: list[float]) -> bytes:
@@ -49,6 +60,31 @@ def _cards(cards: tuple[str, ...] | list[str], scale: float = 0.5) -> list[float
     return counts
 
 
+def _group(fields: tuple[tuple[str, int, int], ...], names: tuple[str, ...]) -> tuple[int, int]:
+    """(offset, size) of the block the fields `names` make, one after the other in some
+    order; ValueError if they do not follow one another."""
+    placed = sorted((offset, size) for name, offset, size in fields if name in names)
+    if len(placed) != len(names):
+        raise ValueError(f"the layout has no field {names}")
+    end = placed[0][0]
+    for offset, size in placed:
+        if offset != end:
+            raise ValueError(f"the layout's fields {names} do not follow one another")
+        end += size
+    return placed[0][0], end - placed[0][0]
+
+
+def _tiled(parts: list[tuple[int, int]], size: int, what: str) -> None:
+    """Check that the blocks (offset, size) follow one another and make up `size` floats."""
+    end = 0
+    for offset, length in parts:
+        if offset != end:
+            raise ValueError(f"the layout's {what} is not the blocks the pure writer joins")
+        end += length
+    if end != size:
+        raise ValueError(f"the layout's {what} is not the blocks the pure writer joins")
+
+
 class Features:
     """Observation vectors of `players`-seat games with `history` moves of public history
     (with the Reformation fields if `reformation`)."""
@@ -57,36 +93,56 @@ class Features:
         self.n = players
         self.history = history
         self.reformation = reformation
-        phases, actions, verbs, _seat = layout(reformation)
-        self.phases = {name: i for i, name in enumerate(phases)}
-        self.action_index = {name: i for i, name in enumerate(actions)}
-        self.verbs = {name: i for i, name in enumerate(verbs)}
-        self.entry = 6 + len(verbs) + 2 * players
-        self.pending_size = 6 * players + len(actions) + 25
-        self.size = observation_size(players, history, reformation)
+        self.layout = lay = Layout(players, history, reformation)
+        self.phases = {name: i for i, name in enumerate(lay.phases)}
+        self.action_index = {name: i for i, name in enumerate(lay.actions)}
+        self.verbs = {name: i for i, name in enumerate(lay.verbs)}
+        self.size = lay.size
+        # the blocks joined, in order: the hand, per seat its groups, the table, the
+        # action under way and what the viewer was shown, the history window
+        groups = [
+            _group(lay.seat_fields, names)
+            for names in _SEAT_GROUPS
+            if names[0] in lay.seat_at  # the allegiance: with Reformation only
+        ]
+        _tiled(groups, lay.seat_size, "seat block")
+        self.coins_at, self.coins_size = groups[0]
+        self.table_at, self.table_size = lay.span("phase", "reserve" if reformation else "court")
+        self.pending_at, self.pending_size = lay.span("pending.actor", "known.court")
+        history_at = lay.at["history"]
+        _tiled(
+            [
+                (lay.at["hand"], 5),
+                (lay.at["seats"], lay.seat_size * players),
+                (self.table_at, self.table_size),
+                (self.pending_at, self.pending_size),
+                (history_at, lay.entry_size * history),
+            ],
+            lay.size,
+            "vector",
+        )
+        seat = lay.seat_at
+        flags_at = groups[1][0]
         self.hands: dict[tuple[str, ...], bytes] = {}
         self.seats: dict[tuple[bool, int, int, tuple[str, ...]], bytes] = {}
-        self.flags: list[bytes] = [
-            _floats([float(i >> 2 & 1), float(i >> 1 & 1), float(i & 1)]) for i in range(8)
-        ]
+        self.flags: list[bytes] = []
+        for i in range(8):
+            flags = [0.0] * 3
+            flags[seat["turn"] - flags_at] = float(i >> 2 & 1)
+            flags[seat["waiting"] - flags_at] = float(i >> 1 & 1)
+            flags[seat["passed"] - flags_at] = float(i & 1)
+            self.flags.append(_floats(flags))
         self.known: dict[tuple[str, ...], bytes] = {(): bytes(20)}
-        self.allegiances: dict[str | None, bytes] = {
-            None: bytes(8),
-            "loyalist": _floats([1.0, 0.0]),
-            "reformist": _floats([0.0, 1.0]),
-        }
+        self.allegiances: dict[str | None, bytes] = {None: bytes(4 * len(ALLEGIANCES))}
+        for i, side in enumerate(ALLEGIANCES):
+            sides = [0.0] * len(ALLEGIANCES)
+            sides[i] = 1.0
+            self.allegiances[side] = _floats(sides)
         self.tables: dict[tuple[str, int, int, int, int, int], bytes] = {}
         self.pendings: dict[tuple[object, ...], bytes] = {}
         self.no_pending = bytes(4 * self.pending_size)
-        # per move, its history entry's block by (mover, viewer, hidden): `_entry_blocks`
-        self.entries: dict[Move, list[bytes]] = {}
-        # the history entries from `positions_start` on of the game seen last, and per
-        # entry its block for every viewer, so that each entry is looked up once
-        self.positions_start = 0
-        self.positions: list[object] = []
-        self.position_blocks: list[list[bytes]] = []
-        # zeros for the window's empty places, by how many there are
-        self.padding: list[bytes] = [bytes(4 * k * self.entry) for k in range(history + 1)]
+        #: the history window's blocks
+        self.window = HistoryBlocks(lay)
         # per seat, the block written last and what it was written from: a seat whose
         # coins, cards and face-up cards (the same tuple) did not change reuses it without
         # building a key; the same for the viewer's hand and for the table block
@@ -97,27 +153,16 @@ class Features:
         self.hand_blocks: list[bytes] = [b""] * players
         self.table_of: tuple[str, int, int, object, int] = ("", -1, -1, None, -1)
         self.table_block = b""
-        #: the C writer's `observe`, or None (the pure core, or no writer built)
-        self.writer: Any = make_writer(
-            players,
-            history,
-            reformation,
-            self.size,
-            _seat,
-            self.pending_size,
-            self.entry,
-            self.phases,
-            self.action_index,
-            self.verbs,
-            _NO_PENDING,
-        )
+        #: the C writer's `observe`, or None (the pure kernel, or no writer built)
+        self.writer: Any = make_writer(lay)
 
     def fork(self) -> Features:
         """Features for another game played at the same time (a vector environment's):
         its own place in its game, the same caches of blocks."""
         other = Features(self.n, self.history, self.reformation)
         other.hands, other.seats, other.known = self.hands, self.seats, self.known
-        other.tables, other.pendings, other.entries = self.tables, self.pendings, self.entries
+        other.tables, other.pendings = self.tables, self.pendings
+        other.window.share(self.window)
         return other
 
     def __reduce__(self) -> tuple[type[Features], tuple[int, int, bool]]:
@@ -140,7 +185,7 @@ class Features:
 
     def write(self, s: State, me: int, target: bytearray, at: int) -> None:
         """Write seat `me`'s vector into `target` from byte `at` (the C writer's fields are
-        the state's, in the order of ``coup/rules/_observe.c``)."""
+        the state's, in the order of ``coup/envs/kernel/_observe.c``)."""
         writer = self.writer
         if writer is None:
             target[at : at + 4 * self.size] = b"".join(self._parts(s, me))
@@ -150,7 +195,7 @@ class Features:
     def _parts(self, s: State, me: int) -> list[bytes]:
         """The blocks of the vector, in order."""
         n = self.n
-        if len(self.seats) > _CACHE_LIMIT or len(self.entries) > _CACHE_LIMIT:
+        if len(self.seats) > _CACHE_LIMIT or len(self.window.entries) > _CACHE_LIMIT:
             self.clear()
         hand = s.hands[me]
         if hand is self.hand_of[me]:
@@ -190,7 +235,7 @@ class Features:
         parts.append(self._table(s))
         parts.append(self._pending(s, me))
         if self.history:
-            self._history(s.history, me, parts)
+            self.window.add(s.history, me, parts)
         return parts
 
     def _seat_block(self, alive: bool, influence: int, coins: int, up: tuple[str, ...]) -> bytes:
@@ -207,16 +252,20 @@ class Features:
         return block
 
     def _seat(self, key: tuple[bool, int, int, tuple[str, ...]]) -> bytes:
+        """A seat's block of what changes with its coins and cards."""
         alive, influence, coins, revealed = key
-        values = [
-            1.0 if alive else 0.0,
-            influence * 0.5,
-            min(coins, 12) / 12.0,
-            1.0 if coins >= 3 else 0.0,
-            1.0 if coins >= 7 else 0.0,
-            1.0 if coins >= 10 else 0.0,
-        ]
-        return _floats(values + _cards(revealed))
+        at, start = self.layout.seat_at, self.coins_at
+        v = [0.0] * self.coins_size
+        v[at["alive"] - start] = 1.0 if alive else 0.0
+        v[at["influence"] - start] = influence * 0.5
+        v[at["coins"] - start] = min(coins, 12) / 12.0
+        v[at["can_assassinate"] - start] = 1.0 if coins >= 3 else 0.0
+        v[at["can_coup"] - start] = 1.0 if coins >= 7 else 0.0
+        v[at["must_coup"] - start] = 1.0 if coins >= 10 else 0.0
+        cards = at["revealed"] - start
+        for card in revealed:
+            v[cards + SLOT[card]] += 0.5
+        return _floats(v)
 
     def _known(self, cards: tuple[str, ...]) -> bytes:
         block = self.known.get(cards)
@@ -241,13 +290,14 @@ class Features:
         key = (phase, treasury, settings.treasury, court, settings.copies, reserve)
         block = self.tables.get(key)
         if block is None:
-            values = [0.0] * len(self.phases)
-            values[self.phases[s.phase]] = 1.0
-            values.append(s.treasury / max(settings.treasury, 1))
-            values.append(len(s.court) / (5 * settings.copies))
+            at, start = self.layout.at, self.table_at
+            v = [0.0] * self.table_size
+            v[at["phase"] - start + self.phases[s.phase]] = 1.0
+            v[at["treasury"] - start] = s.treasury / max(settings.treasury, 1)
+            v[at["court"] - start] = len(s.court) / (5 * settings.copies)
             if reserve >= 0:
-                values.append(min(reserve, 12) / 12.0)
-            block = self.tables[key] = _floats(values)
+                v[at["reserve"] - start] = min(reserve, 12) / 12.0
+            block = self.tables[key] = _floats(v)
         self.table_of, self.table_block = (phase, treasury, court, settings, reserve), block
         return block
 
@@ -257,18 +307,18 @@ class Features:
         n = self.n
         phase = s.phase
         court: tuple[str, ...] = s.known_court.get(me, ()) if s.known_court else ()
-        if phase in _NO_PENDING and not court:
+        if phase in QUIET_PHASES and not court:
             return self.no_pending
         actor, target = s.actor, s.target
         drawn: tuple[str, ...] = ()
         shown: str | None = None
-        if phase not in _NO_PENDING:
+        if phase not in QUIET_PHASES:
             if phase == "exchange" and me == actor:
                 drawn = s.drawn
             elif phase == "examine" and (me == actor or me == target):
                 shown = s.shown
         key: tuple[object, ...] = (
-            phase in _NO_PENDING,
+            phase in QUIET_PHASES,
             -1 if actor is None else (actor - me) % n,
             s.action,
             -1 if target is None else (target - me) % n,
@@ -287,115 +337,42 @@ class Features:
         return block
 
     def _pending_block(self, key: tuple[object, ...]) -> bytes:
-        n = self.n
         quiet, actor, action, target, claim, blocker, block_claim, challenger, loser = key[:9]
         drawn, shown, court = key[9:]
         v = [0.0] * self.pending_size
-        a = len(self.action_index)  # offsets: actor 0, action n, target n+a, claim 2n+a,
-        t = n + a  # block seat 2n+a+5, block claim 3n+a+5, challenger 3n+a+10, loser
-        # 4n+a+10, drawn 5n+a+10, shown card 5n+a+15, shown seat 5n+a+20, Court 6n+a+20
+        start = self.pending_at
+        at = {name: offset - start for name, offset in self.layout.at.items()}
         if not quiet:
-            assert isinstance(actor, int) and isinstance(action, str)
-            v[actor] = 1.0
-            v[n + self.action_index[action]] = 1.0
+            assert isinstance(action, str)
+            if isinstance(actor, int) and actor >= 0:
+                v[at["pending.actor"] + actor] = 1.0
+            v[at["pending.action"] + self.action_index[action]] = 1.0
             if isinstance(target, int) and target >= 0:
-                v[t + target] = 1.0
+                v[at["pending.target"] + target] = 1.0
             if isinstance(claim, str):
-                v[t + n + SLOT[claim]] = 1.0
+                v[at["pending.claim"] + SLOT[claim]] = 1.0
             if isinstance(blocker, int) and blocker >= 0 and isinstance(block_claim, str):
-                v[t + n + 5 + blocker] = 1.0
-                v[t + 2 * n + 5 + SLOT[block_claim]] = 1.0
+                v[at["block.seat"] + blocker] = 1.0
+                v[at["block.claim"] + SLOT[block_claim]] = 1.0
             if isinstance(challenger, int) and challenger >= 0:
-                v[t + 2 * n + 10 + challenger] = 1.0
+                v[at["challenger"] + challenger] = 1.0
             if isinstance(loser, int) and loser >= 0:
-                v[t + 3 * n + 10 + loser] = 1.0
+                v[at["loser"] + loser] = 1.0
             if isinstance(drawn, tuple):
                 for card in drawn:
-                    v[t + 4 * n + 10 + SLOT[card]] += 0.5
-            if isinstance(shown, str) and isinstance(target, int):
-                v[t + 4 * n + 15 + SLOT[shown]] = 1.0
-                v[t + 4 * n + 20 + target] = 1.0
+                    v[at["drawn"] + SLOT[card]] += 0.5
+            if isinstance(shown, str) and isinstance(target, int) and target >= 0:
+                v[at["shown.card"] + SLOT[shown]] = 1.0
+                v[at["shown.seat"] + target] = 1.0
         if isinstance(court, tuple):
             for card in court:
-                v[t + 5 * n + 20 + SLOT[card]] += 0.5
-        return _floats(v)
-
-    def _history(self, history: list[Entry], me: int, parts: list[bytes]) -> None:
-        """Add the last `self.history` moves to `parts`, newest first, as `me` sees them."""
-        length = len(history)
-        first = max(length - self.history, 0)
-        start = self._positions(history, first)
-        blocks = self.position_blocks
-        for k in range(length - 1, first - 1, -1):
-            parts.append(blocks[k - start][me])
-        if length < self.history:
-            parts.append(self.padding[self.history - length])
-
-    def _positions(self, history: list[Entry], first: int) -> int:
-        """Make `position_blocks` hold the entries of `history` from `first` on; return the
-        position of its first item (`positions_start`)."""
-        length = len(history)
-        boxed = cast("list[object]", history)
-        seen = self.positions
-        start = self.positions_start
-        end = start + len(seen)
-        if not seen or start > first or end > length or boxed[end - 1] is not seen[-1]:
-            # another game, an older state or a copy: start again at `first`
-            seen.clear()
-            self.position_blocks.clear()
-            start = self.positions_start = first
-            end = first
-        elif end - start > 4 * self.history + 64:  # a long game: forget the oldest entries
-            drop = end - start - self.history
-            del seen[:drop]
-            del self.position_blocks[:drop]
-            start = self.positions_start = start + drop
-        for k in range(end, length):
-            mover, move, _forced, _draws, _out, audience = history[k]
-            seen.append(boxed[k])
-            self.position_blocks.append(self._entry_blocks(move, mover, audience))
-        return start
-
-    def _entry_blocks(self, move: Move, mover: int, audience: int | None) -> list[bytes]:
-        """The block of one history entry for each viewer."""
-        n = self.n
-        table = self.entries.get(move)
-        if table is None:
-            table = self.entries[move] = [b""] * (2 * n * n)
-        private = move.verb in PRIVATE_VERBS
-        blocks: list[bytes] = []
-        for me in range(n):
-            hidden = private and me != mover and me != audience
-            i = (mover * n + me) * 2 + (1 if hidden else 0)
-            block = table[i]
-            if not block:
-                block = table[i] = self._entry(move, mover, me, hidden)
-            blocks.append(block)
-        return blocks
-
-    def _entry(self, move: Move, mover: int, me: int, hidden: bool) -> bytes:
-        """One history entry: present, mover, verb, character slot, target (an allegiance's
-        side is not encoded: the seats' allegiances show it)."""
-        n = self.n
-        verbs = len(self.verbs)
-        v = [0.0] * self.entry
-        v[0] = 1.0
-        v[1 + (mover - me) % n] = 1.0
-        v[1 + n + self.verbs[move.verb]] = 1.0
-        arg = move.arg
-        if not hidden and arg is not None and not isinstance(arg, tuple):
-            if isinstance(arg, int):
-                v[6 + n + verbs + (arg - me) % n] = 1.0
-            elif arg in SLOT:
-                v[1 + n + verbs + SLOT[arg]] = 1.0
+                v[at["known.court"] + SLOT[card]] += 0.5
         return _floats(v)
 
     def clear(self) -> None:
         """Forget the cached blocks (they are rebuilt as needed)."""
         self.seats.clear()
-        self.entries.clear()
         self.pendings.clear()
         self.tables.clear()
         self.hands.clear()
-        self.positions.clear()
-        self.position_blocks.clear()
+        self.window.clear()
