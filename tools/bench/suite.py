@@ -24,8 +24,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from coup.rules.core import CORE, WHY
 from coup.envs.kernel.c_writer import WRITER
+from coup.rules.core import CORE, WHY
 from tools.bench import cores as bench_cores
 from tools.bench import coupml as bench_coupml
 from tools.bench.engine import medians, random_play, state_costs
