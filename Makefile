@@ -49,8 +49,10 @@ test: $(DEVSTAMP) core chromium services
 	$(VENV)/bin/ruff check coup tools tests setup.py
 	$(VENV)/bin/mypy
 	COUP_EXPECT_COMPILED=$(EXPECT_COMPILED) $(PY) -m pytest -q
-	# the rules and records again on the pure-Python core
-	COUP_PURE=1 $(PY) -m pytest -q -p no:cacheprovider tests/rules tests/cli/test_replay_cli.py
+	# the core as users without a compiler get it: the rules, records, bots and learning
+	# environments again on the pure-Python modules
+	COUP_PURE=1 $(PY) -m pytest -q -p no:cacheprovider tests/rules tests/bots tests/envs \
+	  tests/cli/test_replay_cli.py
 
 # The hand-written C (the generator, the observation writer) built with AddressSanitizer and
 # UndefinedBehaviorSanitizer into a copy of the tree beside the compiled modules, and its
