@@ -39,3 +39,25 @@ def test_host_seats_a_bot_with_a_personality(
             Path(shots).mkdir(parents=True, exist_ok=True)
             host.screenshot(path=f"{shots}/lobby-personality-{locale}-{width}.png", full_page=True)
         page.close()
+
+
+def test_a_bot_choice_survives_the_views_that_arrive_meanwhile(browser: Any, server: str) -> None:
+    """The lobby is drawn anew at every view: a level and personality the host picked but
+    has not yet sent stay as picked when another view arrives (here the host's own chat
+    line), and are what the bot gets."""
+    page = browser.new_context(viewport={"width": 390, "height": 844})
+    host = page.new_page()
+    create_table(host, server, "Mahshid", seats=4)
+    host.locator('select.bot-level[data-seat="1"]').select_option("hard")
+    host.locator('select.bot-personality[data-seat="1"]').select_option("bluffer")
+    before = state(host)["version"]
+    host.fill(".chat-form input", "one moment")
+    host.press(".chat-form input", "Enter")
+    wait_for(lambda: state(host)["version"] > before, what="the chat line's view")
+    assert host.locator('select.bot-level[data-seat="1"]').input_value() == "hard"
+    assert host.locator('select.bot-personality[data-seat="1"]').input_value() == "bluffer"
+    host.locator('button.add-bot[data-seat="1"]').click()
+    wait_for(lambda: state(host)["table"]["seats"][1], what="the bot seated")
+    seat = state(host)["table"]["seats"][1]
+    assert (seat["level"], seat["personality"]) == ("hard", "bluffer")
+    page.close()

@@ -80,17 +80,25 @@ export function renderLobby(root, app) {
   clear(root).append(h("div", { class: "lobby-layout" }, main, settingsBox, app.chatPanel()));
 }
 
-// The host's choice of a bot for an empty seat: its level and its personality.
+// The host's choice of a bot for an empty seat: its level and its personality. The lobby is
+// drawn anew at every view, so a choice not yet sent is kept in `app.botChoices` by seat and
+// drawn again as the host left it.
 function botPicker(app, i, table) {
   const config = app.config || {};
   const levels = config.levels || ["easy", "medium", "hard"];
   const kinds = ["random", ...(config.personalities || [])];
-  const level = h("select", { class: "bot-level", "aria-label": t("bot.personality.level"), dataset: { seat: String(i) } },
-    ...levels.map((l) => h("option", { value: l, selected: l === table.settings.bot_level, text: t(`level.${l}`) })));
-  const personality = h("select", { class: "bot-personality", "aria-label": t("bot.personality.label"), dataset: { seat: String(i) } },
-    ...kinds.map((p) => h("option", { value: p, title: t(`bot.personality.${p}.about`), text: t(`bot.personality.${p}`) })));
+  const choices = (app.botChoices ||= {});
+  const chosen = choices[i] || { level: table.settings.bot_level, personality: "random" };
+  const remember = () => { choices[i] = { level: level.value, personality: personality.value }; };
+  const level = h("select", { class: "bot-level", "aria-label": t("bot.personality.level"), dataset: { seat: String(i) }, onchange: remember },
+    ...levels.map((l) => h("option", { value: l, selected: l === chosen.level, text: t(`level.${l}`) })));
+  const personality = h("select", { class: "bot-personality", "aria-label": t("bot.personality.label"), dataset: { seat: String(i) }, onchange: remember },
+    ...kinds.map((p) => h("option", { value: p, selected: p === chosen.personality, title: t(`bot.personality.${p}.about`), text: t(`bot.personality.${p}`) })));
   const add = h("button", { type: "button", class: "btn add-bot", dataset: { seat: String(i) },
-    onclick: () => app.send({ type: "add_bot", seat: i, level: level.value, personality: personality.value }),
+    onclick: () => {
+      delete choices[i];
+      app.send({ type: "add_bot", seat: i, level: level.value, personality: personality.value });
+    },
     text: t("lobby.add_bot") });
   return [level, personality, add];
 }
