@@ -123,7 +123,7 @@ def create_app(
         await the_bus.start()
         pools["workers"] = the_workers = work.connect(bus, processes=workers)
         await the_workers.start()
-        coaches["coach"] = Coach(store)
+        coaches["coach"] = Coach(store, the_workers)
         svc = TableService(
             store,
             the_bus,
@@ -192,6 +192,7 @@ def create_app(
         out: dict[str, Any] = {"ok": True}
         if "workers" in pools and "service" in holder:
             out["workers"] = {**pools["workers"].stats(), **holder["service"].bots.stats()}
+            out["coach"] = coaches["coach"].depth
         return JSONResponse(out)
 
     async def config(request: Request) -> Response:

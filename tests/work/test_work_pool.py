@@ -12,12 +12,14 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
 from coup.work.jobs import world_of
 from coup.work.pool import LocalPool
 from tests.work.positions import decision, position
+from tools.load import process
 
 
 @pytest.fixture
@@ -132,3 +134,26 @@ def alive(pid: int) -> bool:
             return f.read().split(")")[-1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def children(pid: int) -> list[int]:
+    """The process's children (Linux's /proc)."""
+    out: list[int] = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            out += [int(p) for p in f.read().split()]
+    return out
+
+
+def test_no_worker_of_coup_serve_outlives_a_kill_9(tmp_path: Path) -> None:
+    server = process.ServerProcess(f"sqlite:///{tmp_path / 'coup.db'}", "--workers", "2")
+    server.start()
+    try:
+        workers = children(server.pid)
+        assert len(workers) >= 3 and all(alive(p) for p in workers)  # 2 bots', 1 coach's
+    finally:
+        server.kill()
+    end = time.monotonic() + 30
+    while any(alive(p) for p in workers) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not [p for p in workers if alive(p)]
