@@ -41,6 +41,10 @@ class Workers(Protocol):
 
 def connect(bus: str, *, processes: int | None = None) -> Workers:
     """The workers for a server on bus ``bus`` (its URL picks the backend)."""
+    if bus.split("://", 1)[0] in ("redis", "rediss", "unix"):
+        from coup.work.queue import RedisWorkers
+
+        return RedisWorkers(bus)
     from coup.work.pool import LocalPool
 
     return LocalPool(processes)

@@ -21,6 +21,8 @@ from coup.work import jobs
 
 #: What a worker may be asked to run, by name.
 TASKS: dict[str, Callable[..., Any]] = {"decide": jobs.decide, "plan": jobs.plan, "note": jobs.note}
+#: The number of the message a worker sends once it is ready for jobs.
+READY = -1
 #: Seconds between looks at the parent's pid.
 WATCH = 1.0
 
@@ -37,6 +39,8 @@ def main(conn: Connection, nice: int, parent: int) -> None:
     with contextlib.suppress(OSError, AttributeError):
         os.nice(nice)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    jobs.warm()
+    conn.send((READY, True, None))
     while True:
         try:
             number, task, args = conn.recv()

@@ -84,6 +84,14 @@ class Speed:
 _speed = Speed()
 
 
+def warm() -> None:
+    """Import what the jobs need before the first one (a worker's first decision would
+    otherwise spend its deadline importing)."""
+    import coup.bots.personality
+    import coup.bots.search
+    import coup.review.coach  # noqa: F401
+
+
 def decide(decision: Decision, limit: int, now: float | None = None) -> Answer:
     """In a worker: the bot's move for `decision` (at most `limit` playout steps)."""
     from coup import bots

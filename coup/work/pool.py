@@ -62,6 +62,7 @@ class _Job:
     future: asyncio.Future[Any] = field(compare=False)
     deadline: float | None = field(compare=False, default=None)
     tries: int = field(compare=False, default=0)
+    backlog: float = field(compare=False, default=0.0)  # decisions waiting elsewhere, per process
 
 
 @dataclass(eq=False)
@@ -70,6 +71,7 @@ class _Worker:
     conn: Connection
     job: _Job | None = None
     watchdog: asyncio.TimerHandle | None = None
+    ready: bool = False  # its imports done (`child.READY`): it takes jobs
 
 
 class _Lane:
@@ -81,7 +83,10 @@ class _Lane:
         self.queue: list[_Job] = []
 
     def idle(self) -> list[_Worker]:
-        return [w for w in self.workers if w.job is None]
+        return [w for w in self.workers if w.job is None and w.ready]
+
+    def ready(self) -> int:
+        return sum(w.ready for w in self.workers)
 
 
 class LocalPool:
@@ -96,11 +101,17 @@ class LocalPool:
         self._running = False
 
     # ---- lifecycle ------------------------------------------------------------------
-    async def start(self) -> None:
+    async def start(self, *, wait: bool = False) -> None:
+        """Start the workers; with `wait`, return once each is ready (at most a minute)."""
         self._running = True
         for lane in (self.bots, self.coach_lane):
             while len(lane.workers) < lane.size:
                 self._spawn(lane)
+        end = time.monotonic() + 60
+        while wait and time.monotonic() < end:
+            if all(lane.ready() == lane.size for lane in (self.bots, self.coach_lane)):
+                return
+            await asyncio.sleep(0.02)
 
     async def stop(self) -> None:
         """Kill every worker (they hold nothing worth keeping) and fail what waits."""
@@ -128,10 +139,13 @@ class LocalPool:
         """A bot process is free now and no decision waits."""
         return not self.bots.queue and bool(self.bots.idle())
 
-    async def decide(self, decision: Decision) -> Answer:
-        """The decision's answer (`move` None if its deadline passed before it started)."""
+    async def decide(self, decision: Decision, backlog: float = 0.0) -> Answer:
+        """The decision's answer (`move` None if its deadline passed before it started).
+        `backlog`: decisions waiting elsewhere per process (a Redis queue's), counted as
+        this lane's own waiting ones are when a hard bot's budget is shared out."""
         order = (0.0 if decision.steps == 0 else 1.0, decision.deadline)
         job = self._job(self.bots, "decide", (decision,), order, decision.deadline)
+        job.backlog = backlog
         answer: Answer = await self._wait(job)
         self.meter.answered(answer)
         return answer
@@ -143,8 +157,8 @@ class LocalPool:
     def stats(self) -> dict[str, float]:
         return self.meter.stats(
             queued=len(self.bots.queue),
-            workers=sum(w.process.is_alive() for w in self.bots.workers),
-            busy=len(self.bots.workers) - len(self.bots.idle()),
+            workers=self.bots.ready(),
+            busy=self.bots.ready() - len(self.bots.idle()),
             coach_queued=len(self.coach_lane.queue),
         )
 
@@ -182,7 +196,7 @@ class LocalPool:
                     self.meter.count("expired")
                     job.future.set_result(Answer(None))
                     continue
-                share = 1 + len(lane.queue) / max(1, len(lane.workers))
+                share = 1 + len(lane.queue) / max(1, lane.ready()) + job.backlog
                 args: tuple[Any, ...] = (decision, int(decision.steps / share))
             else:
                 args = job.args
@@ -204,6 +218,10 @@ class LocalPool:
             number, ok, value = worker.conn.recv()
         except (EOFError, OSError):
             self._died(lane, worker)
+            return
+        if number == child.READY:
+            worker.ready = True
+            self._pump(lane)
             return
         job = worker.job
         worker.job = None

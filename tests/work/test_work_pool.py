@@ -25,7 +25,7 @@ from tools.load import process
 @pytest.fixture
 async def pool() -> AsyncIterator[LocalPool]:
     p = LocalPool(1, coach_processes=0)
-    await p.start()
+    await p.start(wait=True)
     yield p
     await p.stop()
 
@@ -107,7 +107,7 @@ from coup.work.pool import LocalPool
 from tests.work.positions import decision, position
 async def main():
     pool = LocalPool(2, coach_processes=1)
-    await pool.start()
+    await pool.start(wait=True)
     print(*pool.pids("bots"), *pool.pids("coach"), flush=True)
     await asyncio.sleep(600)
 asyncio.run(main())

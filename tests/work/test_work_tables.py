@@ -27,7 +27,7 @@ from tests.work.positions import decision, position
 @pytest.fixture
 async def pool() -> AsyncIterator[LocalPool]:
     p = LocalPool(1, coach_processes=0)
-    await p.start()
+    await p.start(wait=True)
     yield p
     await p.stop()
 
@@ -35,8 +35,8 @@ async def pool() -> AsyncIterator[LocalPool]:
 @pytest.fixture
 async def service(tmp_path: Path, pool: LocalPool) -> AsyncIterator[TableService]:
     store = await open_store(f"sqlite:///{tmp_path / 'bots.db'}")
-    # the bots' think delay, half a second: slack for a worker on a busy machine
-    svc = TableService(store, MemoryBus(), Hub(), bot_delay=(0.5, 0.5), workers=pool)
+    # the bots think for a second: slack for a worker on a busy machine
+    svc = TableService(store, MemoryBus(), Hub(), bot_delay=(1.0, 1.0), workers=pool)
     await svc.start()
     yield svc
     await svc.stop()
