@@ -1,7 +1,7 @@
 """The workers' counters, as health and metrics show them: a plain dict of numbers.
 
 `decisions` (bot decisions answered by a worker), `reduced` (of them, searched with less
-than the full budget), `expired` (not started before their deadline), `retries` and
+than the full budget), `steps` (the hard bots' playout steps searched: the work done), `expired` (not started before their deadline), `retries` and
 `deaths` (workers that died mid-job and the jobs run again), `decisions_per_second`
 over the last `WINDOW` seconds; the pool or queue adds its gauges (waiting jobs, worker
 processes, busy ones). Counters only grow, so an exporter can take them as they are.
@@ -16,7 +16,7 @@ from coup.work.jobs import Answer
 
 #: Seconds over which decisions per second are counted.
 WINDOW = 10.0
-COUNTERS = ("decisions", "reduced", "expired", "retries", "deaths", "failed")
+COUNTERS = ("decisions", "reduced", "steps", "expired", "retries", "deaths", "failed")
 
 
 class Meter:
@@ -32,6 +32,7 @@ class Meter:
             return
         self.counts["decisions"] += 1
         self.counts["reduced"] += int(answer.reduced)
+        self.counts["steps"] += answer.steps
         now = time.monotonic()
         self._recent.append(now)
         while self._recent and self._recent[0] < now - WINDOW:

@@ -41,9 +41,13 @@ class Worker:
         self.pool = LocalPool(processes, coach_processes)
         self.id = secrets.token_hex(6)
         self.backlog = 0.0  # the bots' queue per live worker process, as last looked at
+        self.processes = 1.0  # live bot processes of every worker, as last looked at
 
     async def decide(self, ctx: dict[str, Any], decision: Decision) -> Answer:
-        answer = await self.pool.decide(decision, backlog=self.backlog)
+        waiting = self.backlog
+        with contextlib.suppress(Exception):  # the queue as this decision leaves it
+            waiting = await ctx["redis"].zcard(self.keys.bots) / max(1.0, self.processes)
+        answer = await self.pool.decide(decision, backlog=waiting)
         with contextlib.suppress(Exception):
             await ctx["redis"].publish(
                 self.keys.answers, pickle.dumps((queue.job_id(decision), answer))
@@ -63,7 +67,8 @@ class Worker:
                 seen = {"processes": stats["workers"], "busy": stats["busy"]}
                 await redis.set(self.keys.alive + self.id, json.dumps(seen), px=int(KEEP * 1000))
                 g = await queue.gauges(redis, self.keys)
-                self.backlog = g["queued"] / max(1.0, g["workers"])
+                self.processes = max(1.0, g["workers"])
+                self.backlog = g["queued"] / self.processes
             await asyncio.sleep(BEAT)
 
     async def run(self) -> None:

@@ -13,6 +13,8 @@ from typing import Any
 import httpx
 import websockets
 
+#: The workers' gauges (every server sees the same workers on Redis; not added up).
+GAUGES = ("workers", "busy", "queued", "coach_queued")
 #: Seconds between two `/healthz` requests of the probe.
 PROBE = 0.1
 
@@ -66,7 +68,11 @@ async def counters(urls: list[str]) -> dict[str, float]:
             except (httpx.HTTPError, ValueError):
                 continue
             for key, value in seen.items():
-                if isinstance(value, int | float):
+                if not isinstance(value, int | float):
+                    continue
+                if key in GAUGES:  # the same workers seen from every server
+                    total[key] = max(total.get(key, 0), value)
+                else:
                     total[key] = total.get(key, 0) + value
     return total
 
@@ -81,6 +87,8 @@ def worked(before: dict[str, float], after: dict[str, float], seconds: float) ->
         "decisions": int(delta("decisions")),
         "decisions_per_s": round(delta("decisions") / max(seconds, 1e-9), 2),
         "reduced": int(delta("reduced")),
+        # the work done, in hard-bot decisions at the full budget (25,000 playout steps)
+        "full_budgets_per_s": round(delta("steps") / 25_000 / max(seconds, 1e-9), 2),
         "answered_by_server": int(delta("answered_here")),
         "late": int(delta("late")),
         "workers": after.get("workers"),

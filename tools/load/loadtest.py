@@ -191,8 +191,8 @@ def _bots_line(report: dict[str, Any]) -> str:
         f"{b['moves']} moves of the people, {b['games_finished']} games finished; a person's "
         f"move -> view: p50 {b['person_move_to_view_ms']['p50']} ms, p99 "
         f"{b['person_move_to_view_ms']['p99']} ms\n"
-        f"workers: {w['decisions']} decisions ({w['decisions_per_s']}/s), {w['reduced']} with "
-        f"a smaller budget, {w['answered_by_server']} answered by the server "
+        f"workers: {w['decisions']} decisions ({w['decisions_per_s']}/s; searched: "
+        f"{w['full_budgets_per_s']} full hard budgets/s), {w['reduced']} with a smaller budget, {w['answered_by_server']} answered by the server "
         f"({w['late']} late); {w['workers']} worker processes\n"
     )
 
