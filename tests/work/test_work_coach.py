@@ -1,16 +1,13 @@
 """The coach's queue under load: an asked-for seat goes before every automatic analysis,
 the automatic ones wait in a bounded backlog (the oldest skipped, and queued again when
-someone asks), and the queue's depth is counted; on SQLite and PostgreSQL."""
+someone asks), and the queue's depth is counted; on SQLite and PostgreSQL (`database`,
+`reader`: conftest.py)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
-
-import pytest
 from sqlalchemy import insert
 
-from coup.store import SqlStore, open_store
+from coup.store import SqlStore
 from coup.store.analyses import (
     ask_review,
     queue_depth,
@@ -19,28 +16,6 @@ from coup.store.analyses import (
     take_review,
 )
 from coup.store.schema import reviews
-from tests.server.conftest import postgres_url
-from tools.load.fleet import drop_database, make_database
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'coup.db'}"
-        return
-    try:
-        made, url = make_database(postgres_url(), "coup_queue_test")
-    except OSError as exc:  # pragma: no cover - PostgreSQL not running
-        pytest.skip(f"PostgreSQL is not reachable: {exc}")
-    yield url
-    drop_database(postgres_url(), made)
-
-
-@pytest.fixture
-async def store(database: str) -> AsyncIterator[SqlStore]:
-    s = await open_store(database)
-    yield s
-    await s.close()
 
 
 async def finished(store: SqlStore, game: int, seats: int, at: int) -> None:
@@ -49,7 +24,8 @@ async def finished(store: SqlStore, game: int, seats: int, at: int) -> None:
     await store._run(lambda conn: conn.execute(insert(reviews), rows))
 
 
-async def test_an_asked_for_seat_goes_before_every_automatic_analysis(store: SqlStore) -> None:
+async def test_an_asked_for_seat_goes_before_every_automatic_analysis(reader: SqlStore) -> None:
+    store = reader
     for game in range(1, 4):
         await finished(store, game, 4, at=game)
     row = await ask_review(store, "t1", 3, 2, 0, now=100)  # queued on its own: asked now
@@ -66,8 +42,9 @@ async def test_an_asked_for_seat_goes_before_every_automatic_analysis(store: Sql
 
 
 async def test_the_backlog_is_bounded_and_a_skipped_analysis_comes_back_when_asked(
-    store: SqlStore,
+    reader: SqlStore,
 ) -> None:
+    store = reader
     for game in range(1, 4):
         await finished(store, game, 4, at=game)
     assert await skip_backlog(store, keep=5) == 7

@@ -11,23 +11,12 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
 
 from coup.work.jobs import world_of
 from coup.work.pool import LocalPool
 from tests.work.positions import decision, position
 from tools.load import process
-
-
-@pytest.fixture
-async def pool() -> AsyncIterator[LocalPool]:
-    p = LocalPool(1, coach_processes=0)
-    await p.start(wait=True)
-    yield p
-    await p.stop()
 
 
 async def test_a_decision_is_a_legal_move_of_the_seat(pool: LocalPool) -> None:

@@ -25,14 +25,6 @@ from tests.work.positions import decision, position
 
 
 @pytest.fixture
-async def pool() -> AsyncIterator[LocalPool]:
-    p = LocalPool(1, coach_processes=0)
-    await p.start(wait=True)
-    yield p
-    await p.stop()
-
-
-@pytest.fixture
 async def service(tmp_path: Path, pool: LocalPool) -> AsyncIterator[TableService]:
     store = await open_store(f"sqlite:///{tmp_path / 'bots.db'}")
     # the bots think for a second: slack for a worker on a busy machine

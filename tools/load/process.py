@@ -48,14 +48,17 @@ class ServerProcess:
         assert self.proc is not None
         return self.proc.pid
 
-    def spawn(self) -> subprocess.Popen[bytes]:
-        """Start the process without waiting for it to answer."""
+    def command(self) -> list[str]:
         cmd = [sys.executable, "-m", "coup", "serve", "--port", str(self.port), "--db", self.db]
         if self.bus is not None:
             cmd += ["--bus", self.bus]
+        return [*cmd, *self.args]
+
+    def spawn(self) -> subprocess.Popen[bytes]:
+        """Start the process without waiting for it to answer."""
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                [*cmd, *self.args],
+                self.command(),
                 cwd=Path(__file__).resolve().parents[2],
                 stdout=subprocess.DEVNULL,
                 stderr=log,
@@ -114,17 +117,8 @@ class WorkerProcess(ServerProcess):
     def __init__(self, bus: str, *args: str, log: Path | None = None) -> None:
         super().__init__("", *args, bus=bus, log=log)
 
-    def spawn(self) -> subprocess.Popen[bytes]:
-        cmd = [sys.executable, "-m", "coup", "worker", "--bus", str(self.bus), *self.args]
-        with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(
-                cmd,
-                cwd=Path(__file__).resolve().parents[2],
-                stdout=subprocess.DEVNULL,
-                stderr=log,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            )
-        return self.proc
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "coup", "worker", "--bus", str(self.bus), *self.args]
 
     def wait_ready(self, timeout: float = 30) -> None:
         """Wait until the worker's pool processes are up (its children exist)."""
