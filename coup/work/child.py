@@ -40,7 +40,10 @@ def main(conn: Connection, nice: int, parent: int) -> None:
         os.nice(nice)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     jobs.warm()
-    conn.send((READY, True, None))
+    try:
+        conn.send((READY, True, None))
+    except (OSError, ValueError):
+        return  # the parent died while this worker started
     while True:
         try:
             number, task, args = conn.recv()
