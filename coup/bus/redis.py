@@ -46,7 +46,7 @@ class RedisBus:
             if key == "channel":  # pub/sub ignores the database number; this separates sites
                 self.channel = value
         rest = urlencode([(k, v) for k, v in query if k != "channel"])
-        self._redis: Any = aioredis.from_url(urlunsplit(parts._replace(query=rest)))
+        self._redis: Any = aioredis.from_url(urlunsplit(parts._replace(query=rest)))  # type: ignore[no-untyped-call]
         self._address = Address.of(self._redis)
         self._publisher = Publisher(self._address)
         self._own: bytes | None = None  # how this process's own messages begin

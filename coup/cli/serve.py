@@ -55,6 +55,13 @@ def parser() -> argparse.ArgumentParser:
         help="no permessage-deflate on websockets: half the memory per connection, less "
         "CPU, more bytes (for many tables; docs/deploy.md)",
     )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=int(os.environ["COUP_WORKERS"]) if os.environ.get("COUP_WORKERS") else None,
+        help="bot worker processes on this machine with the memory bus (env COUP_WORKERS; "
+        "one per core but one); with Redis, `coup worker` processes do the bots' work",
+    )
     p.add_argument("--log-level", default="warning", help="uvicorn log level (warning)")
     return p
 
@@ -83,6 +90,7 @@ def main(argv: list[str]) -> int:
             http_rate=args.http_rate,
             short_collections=True,
             spectators=args.spectators,
+            workers=args.workers,
         )
     except ValueError as exc:
         print(f"coup serve: {exc}", file=sys.stderr)

@@ -21,6 +21,7 @@ from .board import SPECTATOR, Board, Entry, hidden_from
 from .cards import DUKE
 from .moves import Move
 from .reformation import lacks_duke
+from .settings import Deal
 
 #: A world is of the game's own class (`State`): a fresh copy made by its `clone`, redrawn.
 World = TypeVar("World", bound=Board)
@@ -108,7 +109,10 @@ def _world(s: Board, seat: int | None, rng: random.Random, c: World) -> World:
     if s.settings.draft:  # others' picks, as guessed
         c.picks = [pick_of.get(t, p) for t, p in enumerate(s.picks)]
 
-    # Nothing of what other seats know, nor the true hidden moves, may stay in the copy.
+    # Nothing of what other seats know, nor the true hidden moves, nor the seed and the
+    # deal they came from, may stay in the copy (a world may be handed to a bot elsewhere).
+    c.seed = 0
+    c.deal = Deal(tuple(() for _ in range(n)), ())
     c.known_court = {seat: s.known_court[seat]} if seat in s.known_court else {}
     c.known_hands = {k: v for k, v in s.known_hands.items() if k[0] == viewer}
     c.history = [_redact(e, seat) for e in s.history]

@@ -21,6 +21,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from coup import bus as bus_module
+from coup import work
 from coup.server import gc_tuning, invite, wire
 from coup.server import settings as table_settings
 from coup.server.after_game import routes as after_game_routes
@@ -98,12 +99,16 @@ def create_app(
     web_dir: Path | None = None,
     short_collections: bool = False,
     spectators: int = SPECTATOR_CAP,
+    workers: int | None = None,
 ) -> Starlette:
+    """The app. `workers`: bot worker processes on this machine with the memory bus
+    (None: one per core but one); with Redis, `coup worker` processes do the work."""
     web = web_dir or WEB_DIR
     hub = Hub()
     limits = _HttpLimits(http_rate)
     holder: dict[str, TableService] = {}
     coaches: dict[str, Coach] = {}
+    pools: dict[str, work.Workers] = {}
 
     def service() -> TableService:
         return holder["service"]
@@ -116,7 +121,9 @@ def create_app(
         store = await open_store(db)
         the_bus = bus_module.connect(bus)
         await the_bus.start()
-        coaches["coach"] = Coach(store)
+        pools["workers"] = the_workers = work.connect(bus, processes=workers)
+        await the_workers.start()
+        coaches["coach"] = Coach(store, the_workers)
         svc = TableService(
             store,
             the_bus,
@@ -125,6 +132,7 @@ def create_app(
             away_seconds=away_seconds,
             spectator_cap=spectators,
             coach_woken=coaches["coach"].wake,
+            workers=the_workers,
         )
         holder["service"] = svc
         app.state.service = svc
@@ -142,6 +150,7 @@ def create_app(
                     await freezer
             await coaches["coach"].stop()
             await svc.stop()
+            await the_workers.stop()
             for conns in list(hub.tables.values()):
                 for conn in list(conns):
                     with contextlib.suppress(Exception):
@@ -179,7 +188,12 @@ def create_app(
         return Response(invite.qr_svg(link), media_type="image/svg+xml", headers=headers)
 
     async def healthz(request: Request) -> Response:
-        return JSONResponse({"ok": True})
+        """Up, and the workers' counters (`coup.work.meter`) with the bots' own."""
+        out: dict[str, Any] = {"ok": True}
+        if "workers" in pools and "service" in holder:
+            out["workers"] = {**pools["workers"].stats(), **holder["service"].bots.stats()}
+            out["coach"] = coaches["coach"].depth
+        return JSONResponse(out)
 
     async def config(request: Request) -> Response:
         return JSONResponse(table_settings.config())

@@ -21,7 +21,6 @@ import random
 from abc import ABC, abstractmethod
 from typing import Any, Protocol
 
-from coup.server import game_run
 from coup.server.protocol import ProtocolError, now_ms
 from coup.server.table import GameRun, Table
 from coup.server.this_process import ThisProcess
@@ -51,6 +50,14 @@ class Mover(Protocol):
     ) -> None: ...
 
 
+class Bots(Protocol):
+    """Who decides the bots' moves (`bot_moves.py`)."""
+
+    def ahead(self, table: Table) -> None: ...
+    async def move(self, table: Table, run: GameRun, seat: int) -> str: ...
+    def stop(self) -> None: ...
+
+
 class Loader(Protocol):
     """Where a table is found, loaded from the store if need be (`tables.py`)."""
 
@@ -72,9 +79,10 @@ class Clock(Protocol):
 class _Clock(ABC):
     """What both clocks share: the dealer they play through, the deadline's move."""
 
-    def __init__(self, store: SqlStore, here: ThisProcess) -> None:
+    def __init__(self, store: SqlStore, here: ThisProcess, bots: Bots) -> None:
         self.store = store
         self.here = here
+        self.bots = bots
         self._tables: Loader | None = None
         self._mover: Mover | None = None
 
@@ -95,7 +103,7 @@ class _Clock(ABC):
         state = run.state  # never changed in place: every move swaps in a new state
         try:
             if deadline.kind == "bot":
-                move = await game_run.bot_move(table, run, seat)
+                move = await self.bots.move(table, run, seat)
                 await mover.play(table, seat, move, None, expect=run)
             else:
                 move = default_move(state, seat)
@@ -117,8 +125,8 @@ class _Clock(ABC):
 class TableClocks(_Clock):
     """One task per table with deadlines, sleeping until the earliest."""
 
-    def __init__(self, store: SqlStore, here: ThisProcess) -> None:
-        super().__init__(store, here)
+    def __init__(self, store: SqlStore, here: ThisProcess, bots: Bots) -> None:
+        super().__init__(store, here, bots)
         self._ticking: set[asyncio.Task[None]] = set()
 
     async def start(self, tables: Loader, mover: Mover) -> None:
@@ -129,6 +137,7 @@ class TableClocks(_Clock):
                 self.arm(table)  # one loaded before the clock ran
 
     async def stop(self) -> None:
+        self.bots.stop()
         ticking = list(self._ticking)
         for task in ticking:
             task.cancel()
@@ -141,6 +150,7 @@ class TableClocks(_Clock):
         if table.clock is not None and table.clock is not current and not table.clock.done():
             table.clock.cancel()
         table.clock = None
+        self.bots.ahead(table)
         if self.here.closing or self._mover is None or not table.deadlines:
             return
         due = min(d.due_at for d in table.deadlines.values())
@@ -165,8 +175,8 @@ class TableClocks(_Clock):
 class ClaimClock(_Clock):
     """Due deadlines claimed from the shared store by whichever process is free."""
 
-    def __init__(self, store: SqlStore, here: ThisProcess) -> None:
-        super().__init__(store, here)
+    def __init__(self, store: SqlStore, here: ThisProcess, bots: Bots) -> None:
+        super().__init__(store, here, bots)
         self._wake = asyncio.Event()
         self._loop: asyncio.Task[None] | None = None
         self._firing: set[asyncio.Task[None]] = set()
@@ -176,6 +186,7 @@ class ClaimClock(_Clock):
         self._loop = asyncio.create_task(self._claim_loop())
 
     async def stop(self) -> None:
+        self.bots.stop()
         tasks = [*([self._loop] if self._loop else []), *self._firing]
         for task in tasks:
             task.cancel()
@@ -187,6 +198,7 @@ class ClaimClock(_Clock):
         """Claim at once if one of the table's deadlines is due, at its time if that
         comes before the next poll, else at the poll: a query now would find nothing
         (it was one wasted query a move, a tenth of a process's CPU under load)."""
+        self.bots.ahead(table)
         if not table.deadlines or self.here.closing:
             return
         delay = (min(d.due_at for d in table.deadlines.values()) - now_ms()) / 1000

@@ -3,46 +3,48 @@
 The queue is the store's `coup_reviews` (`coup/store/analyses.py`): a game's end queues the
 analyses of its people's seats in the same transaction as its last move (the service
 passes `queued_rows`; nothing else happens in the event loop), and asking for any seat
-(`Coach.ask`) queues that one. One worker per process takes the oldest queued row with a
-conditional update, so of several processes exactly one runs it, and hands the replay and
-each decision to a single child process started at the lowest CPU priority (`nice 19`),
-so live tables, which run in this process, always go first. The row's progress is written
-after each decision (and every `HEARTBEAT` seconds while one takes long), so any process
-can report it and nobody takes over a live analysis. The result is stored with the game
-and never computed twice. Queued rows outlive a restart: the worker looks at start, when
-woken (a game of this process ended, someone asked) and every `POLL` seconds (rows queued
-by other processes, or left running by one that went away).
+(`Coach.ask`) queues that one, before every automatic one. One coach per process takes
+the next row with a conditional update, so of several processes exactly one runs it, and
+hands the replay and each decision to the workers (`coup.work`: the local pool's coach
+process at the lowest CPU priority, `nice 19`, or a `coup worker` on Redis), so live
+tables always go first. The automatic analyses wait in a bounded backlog (`BACKLOG`):
+beyond it the oldest are skipped, and the viewer sees so and may ask for one again. The
+row's progress is written after each decision (and every `HEARTBEAT` seconds while one
+takes long), so any process can report it and nobody takes over a live analysis. The
+result is stored with the game and never computed twice. Queued rows outlive a restart:
+the coach looks at start, when woken (a game of this process ended, someone asked) and
+every `POLL` seconds (rows queued by other processes, or left running by one that went
+away).
+
+Why the queue stays in the store rather than on the workers' job queue: an analysis is
+many steps with progress any process must be able to show, it must survive a restart of
+everything (Redis here keeps nothing on disk), and each is run exactly once; the store
+already gives all three. Only its steps travel as jobs.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import json
 import logging
-import multiprocessing
-import os
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from coup.bots.analysis import DEFAULT_BUDGET
-from coup.review.coach import assemble, decisions, note
-from coup.review.walk import Walk, walk
+from coup.review.coach import assemble
 from coup.server.game_run import stored_record
 from coup.server.protocol import now_ms
 from coup.store.analyses import (
+    BACKLOG,
     ask_review,
     game_reviews,
     progress_review,
+    queue_depth,
     requeue_running,
+    skip_backlog,
     take_review,
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from coup.store import SqlStore
 
 log = logging.getLogger("coup.server")
@@ -59,32 +61,10 @@ class Lost(Exception):
     """Another process took the analysis over (this one was thought gone): stop."""
 
 
-def _lower_priority() -> None:
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(19)
+class Steps(Protocol):
+    """The workers, as the coach uses them (`coup.work.Workers`)."""
 
-
-_walked: tuple[str, Walk] | None = None
-
-
-def _walk(record: dict[str, Any]) -> Walk:
-    """In the child process: the replayed game (the last one is kept)."""
-    global _walked
-    key = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
-    if _walked is None or _walked[0] != key:
-        _walked = (key, walk(record))
-    return _walked[1]
-
-
-def _plan(record: dict[str, Any], seat: int) -> tuple[str, list[int]]:
-    """In the child process: the seat's name and the moves of it to weigh."""
-    w = _walk(record)
-    return w.final.names[seat], decisions(w, seat)
-
-
-def _note(record: dict[str, Any], seat: int, k: int, seed: int, budget: int) -> dict[str, Any]:
-    """In the child process: the note on decision ``k``."""
-    return note(_walk(record), seat, k, seed=seed, budget=budget)
+    async def coach(self, task: str, *args: Any, asked: bool = False) -> Any: ...
 
 
 def public(row: dict[str, Any]) -> dict[str, Any]:
@@ -99,18 +79,23 @@ class Coach:
     def __init__(
         self,
         store: SqlStore,
+        workers: Steps,
         *,
         budget: int = DEFAULT_BUDGET,
         poll: float = POLL,
         heartbeat: float = HEARTBEAT,
+        backlog: int = BACKLOG,
     ) -> None:
         self.store = store
+        self.workers = workers
         self.budget = budget
         self.poll = poll
         self.heartbeat = heartbeat
+        self.backlog = backlog
         self.woken = asyncio.Event()
-        self.pool: ProcessPoolExecutor | None = None
         self.task: asyncio.Task[None] | None = None
+        #: The queue as last looked at (`analyses.queue_depth`), for health and metrics.
+        self.depth: dict[str, int] = {"queued": 0, "asked": 0, "running": 0, "skipped": 0}
 
     async def start(self) -> None:
         if not self.store.shared:  # this process is the only writer: left by our last run
@@ -120,19 +105,12 @@ class Coach:
         self.task = asyncio.create_task(self._work())
 
     async def stop(self) -> None:
+        # The running step is given up, never waited for (the workers' owner kills the
+        # local ones); the row is queued again at the next start, or taken over.
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
-        if self.pool is not None:
-            # The child holds nothing worth keeping and, at the lowest priority on a busy
-            # machine, could take minutes to wind down: kill it, never wait for it.
-            pool, self.pool = self.pool, None
-            workers = list(getattr(pool, "_processes", {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for worker in workers:
-                with contextlib.suppress(Exception):
-                    worker.kill()
 
     def wake(self) -> None:
         """Look at the queue now (a game ended here, or someone asked)."""
@@ -154,6 +132,10 @@ class Coach:
             self.woken.clear()
             job = None
             try:
+                skipped = await skip_backlog(self.store, self.backlog)
+                if skipped:
+                    log.info("the coach skipped %d analyses nobody asked for", skipped)
+                self.depth = await queue_depth(self.store)
                 job = await take_review(self.store, now_ms())
                 if job is not None:
                     await self._run(job)
@@ -177,13 +159,6 @@ class Coach:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.woken.wait(), self.poll)
 
-    def _executor(self) -> ProcessPoolExecutor:
-        if self.pool is None:
-            self.pool = ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
-            )
-        return self.pool
-
     async def _progress(self, job: dict[str, Any], **values: Any) -> None:
         """Write the job's row (fenced by the last write); Lost if it was taken over."""
         now = now_ms()
@@ -192,32 +167,29 @@ class Coach:
             raise Lost(key)
         job["updated_at"] = now
 
-    async def _child(
-        self, job: dict[str, Any], keep: dict[str, Any], fn: Callable[..., Any], *args: Any
-    ) -> Any:
-        """``fn(*args)`` in the child; the row is touched every `heartbeat` seconds meanwhile."""
+    async def _child(self, job: dict[str, Any], keep: dict[str, Any], task: str, *args: Any) -> Any:
+        """The step ``task(*args)`` on the workers; the row is touched every `heartbeat`
+        seconds meanwhile."""
+        waiting = asyncio.ensure_future(self.workers.coach(task, *args, asked=job["asked"]))
         try:
-            future: Future[Any] = self._executor().submit(fn, *args)
-            waiting = asyncio.wrap_future(future)
             while True:
                 done, _ = await asyncio.wait({waiting}, timeout=self.heartbeat)
                 if done:
                     return waiting.result()
                 await self._progress(job, **keep)
-        except BrokenProcessPool:
-            self.pool = None  # the child died (killed?): the next job starts a new one
-            raise
+        finally:
+            waiting.cancel()
 
     async def _run(self, job: dict[str, Any]) -> None:
         seat, seed = job["seat"], job["seed"]
         record = await stored_record(self.store, job["table_id"], job["game"])
         keep: dict[str, Any] = {"status": "running", "done": 0, "total": None}
-        name, todo = await self._child(job, keep, _plan, record, seat)
+        name, todo = await self._child(job, keep, "plan", record, seat)
         keep["total"] = len(todo)
         await self._progress(job, **keep)
         notes = []
         for k in todo:
-            notes.append(await self._child(job, keep, _note, record, seat, k, seed, self.budget))
+            notes.append(await self._child(job, keep, "note", record, seat, k, seed, self.budget))
             keep["done"] = len(notes)
             if len(notes) < len(todo):
                 await self._progress(job, **keep)

@@ -1,26 +1,20 @@
 """A game at a table: a new game's run (secret seed, commitment), its event rows and
-record, and a bot's move (the bot sees only its own seat: `SeatWindow`)."""
+its record (the bots' moves: `bot_moves.py`)."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
-import logging
-import random
 import secrets
 from typing import TYPE_CHECKING, Any
 
 import coup
-from coup.bots.window import GuardedWindow
 from coup.server.messages import HandoffEntry
 from coup.server.protocol import ProtocolError
 from coup.server.table import GameRun, Seat, Table
 
 if TYPE_CHECKING:
     from coup.store import SqlStore
-
-log = logging.getLogger("coup.server")
 
 
 def commitment(seed: int) -> str:
@@ -108,51 +102,6 @@ def event_row(
         "step": step if timeout else None,
         "at": at,
     }
-
-
-class _RandomBot:
-    """Stand-in when no bot of that level can be made: a uniformly random legal move."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, state: Any, seat: int) -> Any:
-        return self.rng.choice(state.legal(seat))
-
-
-def make_bot(level: str | None, personality: str | None = None) -> Any:
-    seed = secrets.randbits(64)
-    try:
-        from coup import bots
-
-        return bots.for_level(level or "easy", personality or "random", seed=seed)
-    except Exception:  # noqa: BLE001 - any failure falls back to the random bot
-        log.warning("no bot for level %r; using a random bot", level)
-        return _RandomBot(seed)
-
-
-async def bot_move(table: Table, run: GameRun, seat: int) -> str:
-    """The bot's choice for `seat`, or a random legal move if the bot fails."""
-    state = run.state  # never changed in place: every move swaps in a new state
-    sitter = table.seat(run.members[seat])
-    level = None if sitter is None else sitter.level
-    bot = table.bots.get(seat)
-    if bot is None:
-        bot = table.bots[seat] = make_bot(level, None if sitter is None else sitter.personality)
-    window = GuardedWindow(state, seat)
-    try:
-        if level in (None, "easy"):
-            move = bot.choose(window, seat)
-        else:
-            move = await asyncio.to_thread(bot.choose, window, seat)
-        if str(move) not in {str(m) for m in state.legal(seat)}:
-            raise ValueError(f"the bot chose {move!s}, which is not legal")
-        return str(move)
-    except Exception:
-        log.exception("table %s: the bot in seat %s failed; playing at random", table.id, seat)
-        return str(random.choice(state.legal(seat)))
 
 
 async def record(store: SqlStore, table: Table, number: int) -> dict[str, Any]:

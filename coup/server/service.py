@@ -29,6 +29,7 @@ from typing import Any
 
 from coup.bus import Bus
 from coup.server import game_run
+from coup.server.bot_moves import BotMoves, Thinking
 from coup.server.catchup import CatchUp
 from coup.server.chat import Chat
 from coup.server.clock import ClaimClock, Clock, TableClocks
@@ -61,6 +62,7 @@ class TableService:
         away_seconds: float = 30.0,
         spectator_cap: int = SPECTATOR_CAP,
         coach_woken: Callable[[], None] | None = None,
+        workers: Thinking | None = None,
     ) -> None:
         self.store = store
         self.bus = bus
@@ -71,7 +73,10 @@ class TableService:
         held: dict[str, Table] = {}
         self.spectators = Spectators(hub, bus, store, self.here, spectator_cap)
         self.catchup = CatchUp(store, self.here, timing, held, hub, self.spectators)
-        self.clock: Clock = (ClaimClock if store.shared else TableClocks)(store, self.here)
+        self.bots = BotMoves(workers)  # no workers: medium bots answer for the hard ones here
+        self.clock: Clock = (ClaimClock if store.shared else TableClocks)(
+            store, self.here, self.bots
+        )
         self.tables = Tables(held, store, self.catchup, hub, loaded=self.clock.arm)
         commit = Commit(self.catchup, self.clock, hub, self.spectators, bus, self.here)
         self.dealer = Dealer(store, commit, self.catchup, timing, coach_woken)

@@ -180,7 +180,9 @@ class Table:
         default_factory=RemoteSpectators
     )  # the other processes' spectators
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    bots: dict[int, Any] = field(default_factory=dict)  # game seat -> Bot
+    bots: dict[int, Any] = field(default_factory=dict)  # game seat -> bot_moves.SeatBot
+    # (game, seat, due ms) of a bot deadline -> its decision asked of the workers
+    thinking: dict[tuple[int, int, int], asyncio.Task[Any]] = field(default_factory=dict)
     clock: asyncio.Task[None] | None = None
     touched: float = 0.0  # time.monotonic() of the last use, for evicting idle tables
     chat_limits: dict[str, RateLimit] = field(default_factory=dict)  # member -> bucket

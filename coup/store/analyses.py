@@ -4,9 +4,11 @@
 `running`, `done`, `failed`), progress (`done` of `total` decisions), and once done the
 `coup-coach/1` JSON, so each analysis runs once. The rows are the coach's queue, shared by
 every process: a game's end queues its people's seats in the same transaction as its last
-move (`queued_rows`), and asking for any seat queues that one (`ask_review`). A worker
-takes the oldest queued row with a conditional update (`take_review`: of several
-processes exactly one gets it); a row running but untouched for `STALE_MS` (its process
+move (`queued_rows`), and asking for any seat queues that one (`ask_review`), marked
+`asked`. A worker takes the next row with a conditional update (`take_review`: of
+several processes exactly one gets it): an asked-for one before any other, else the
+oldest. The automatic ones wait in a bounded backlog: beyond the newest `BACKLOG` of them
+the oldest are `skipped` (`skip_backlog`; asking for one queues it again, first); a row running but untouched for `STALE_MS` (its process
 went away) is taken over the same way. Every write of the worker is fenced by the
 `updated_at` it last wrote (`progress_review`), so a process that lost its row to a
 takeover stops instead of writing over the new owner. A queued row waits in the store,
@@ -22,7 +24,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, and_, insert, or_, select, update
+from sqlalchemy import Connection, and_, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from coup.store import schema as s
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
 STALE_MS = 120_000
 #: How many of the oldest candidates one `take_review` tries (others may take some first).
 TRIES = 8
+#: Automatic analyses kept queued at most; older ones are skipped until someone asks.
+BACKLOG = 500
 
 
 def _parsed(r: Any) -> dict[str, Any]:
@@ -55,9 +59,11 @@ def _key(table_id: str, game: int, seat: int) -> Any:
     return (reviews.c.table_id == table_id) & (reviews.c.game == game) & (reviews.c.seat == seat)
 
 
-def _fresh(table_id: str, game: int, seat: int, seed: int, now: int) -> dict[str, Any]:
+def _fresh(
+    table_id: str, game: int, seat: int, seed: int, now: int, asked: int | None = None
+) -> dict[str, Any]:
     return {
-        "table_id": table_id, "game": game, "seat": seat, "seed": seed,
+        "table_id": table_id, "game": game, "seat": seat, "seed": seed, "asked": asked,
         "status": "queued", "done": 0, "total": None, "result": None, "updated_at": now,
     }  # fmt: skip
 
@@ -96,20 +102,28 @@ async def game_reviews(store: SqlStore, table_id: str, game: int) -> list[dict[s
 async def ask_review(
     store: SqlStore, table_id: str, game: int, seat: int, seed: int, now: int
 ) -> dict[str, Any]:
-    """The review's row as it stands; queues it if it never was, or if it failed more than
-    `STALE_MS` ago."""
+    """The review's row as it stands, marked asked for (it goes first); queues it if it
+    never was, was skipped, or failed more than `STALE_MS` ago."""
 
     def fn(conn: Connection) -> dict[str, Any]:
         row = _row(conn, table_id, game, seat)
         if row is None:
-            fresh = _fresh(table_id, game, seat, seed, now)
+            fresh = _fresh(table_id, game, seat, seed, now, asked=1)
             conn.execute(insert(reviews).values(**fresh))
             return fresh
+        if row["status"] in ("queued", "skipped") and not row["asked"]:
+            first = conn.execute(
+                update(reviews)
+                .where(_key(table_id, game, seat), reviews.c.status == row["status"])
+                .values(status="queued", asked=1)
+            )
+            if first.rowcount == 1:
+                row.update(status="queued", asked=1)
         if row["status"] == "failed" and now - int(row["updated_at"]) > STALE_MS:
             again = conn.execute(
                 update(reviews)
                 .where(_key(table_id, game, seat), reviews.c.status == "failed")
-                .values(status="queued", done=0, total=None, updated_at=now)
+                .values(status="queued", done=0, total=None, updated_at=now, asked=1)
             )
             if again.rowcount == 1:
                 row.update(status="queued", done=0, total=None, updated_at=now)
@@ -124,8 +138,8 @@ async def ask_review(
 
 
 async def take_review(store: SqlStore, now: int) -> dict[str, Any] | None:
-    """Claim the next review to run for this process: the oldest queued, or one running
-    untouched for `STALE_MS`. Its row becomes `running` with ``updated_at`` = ``now`` (the
+    """Claim the next review to run for this process: an asked-for one first, else the
+    oldest queued, or one running untouched for `STALE_MS`. Its row becomes `running` with ``updated_at`` = ``now`` (the
     fence of every later write); None when there is nothing to do."""
 
     def fn(conn: Connection) -> dict[str, Any] | None:
@@ -135,9 +149,9 @@ async def take_review(store: SqlStore, now: int) -> dict[str, Any] | None:
         )
         found = conn.execute(
             select(reviews.c.table_id, reviews.c.game, reviews.c.seat, reviews.c.status,
-                   reviews.c.updated_at, reviews.c.seed)
+                   reviews.c.updated_at, reviews.c.seed, reviews.c.asked)
             .where(waiting)
-            .order_by(reviews.c.updated_at)
+            .order_by(func.coalesce(reviews.c.asked, 0).desc(), reviews.c.updated_at)
             .limit(TRIES)
         ).all()  # fmt: skip
         for r in found:
@@ -152,7 +166,7 @@ async def take_review(store: SqlStore, now: int) -> dict[str, Any] | None:
             )
             if taken.rowcount == 1:
                 return {"table_id": r.table_id, "game": r.game, "seat": r.seat,
-                        "seed": r.seed, "updated_at": now}  # fmt: skip
+                        "seed": r.seed, "updated_at": now, "asked": bool(r.asked)}  # fmt: skip
         return None
 
     return await store._run(fn)
@@ -221,5 +235,52 @@ async def requeue_running(store: SqlStore, now: int) -> int:
             .values(status="queued", done=0, total=None, updated_at=now)
         )
         return int(again.rowcount)
+
+    return await store._run(fn)
+
+
+async def skip_backlog(store: SqlStore, keep: int = BACKLOG) -> int:
+    """Skip the oldest queued analyses nobody asked for beyond the newest `keep`; how many
+    (a viewer sees `skipped`, and asking for one queues it again, first)."""
+    unasked = (reviews.c.status == "queued") & (reviews.c.asked.is_(None))
+
+    def fn(conn: Connection) -> int:
+        count = int(conn.execute(select(func.count()).where(unasked)).scalar() or 0)
+        if count <= keep:
+            return 0
+        oldest = conn.execute(
+            select(reviews.c.table_id, reviews.c.game, reviews.c.seat)
+            .where(unasked)
+            .order_by(reviews.c.updated_at)
+            .limit(count - keep)
+        ).all()
+        skipped = 0
+        for r in oldest:
+            done = conn.execute(
+                update(reviews).where(_key(r.table_id, r.game, r.seat) & unasked)
+                .values(status="skipped")
+            )  # fmt: skip
+            skipped += int(done.rowcount)
+        return skipped
+
+    return await store._run(fn)
+
+
+async def queue_depth(store: SqlStore) -> dict[str, int]:
+    """The coach's queue: analyses queued (of them asked for), running, skipped."""
+
+    def fn(conn: Connection) -> dict[str, int]:
+        asked = func.coalesce(reviews.c.asked, 0)
+        rows = conn.execute(
+            select(reviews.c.status, asked, func.count())
+            .where(reviews.c.status.in_(("queued", "running", "skipped")))
+            .group_by(reviews.c.status, asked)
+        ).all()
+        out = {"queued": 0, "asked": 0, "running": 0, "skipped": 0}
+        for status, was_asked, n in rows:
+            out[status] += int(n)
+            if status == "queued" and was_asked:
+                out["asked"] += int(n)
+        return out
 
     return await store._run(fn)

@@ -18,11 +18,12 @@ from sqlalchemy import Column, Connection, Integer, Table, inspect, select, text
 
 from coup.store import schema as s
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """1: the single-process schema; 2: coup_deadlines.claimed_until, presence, processes;
 3: watchers (spectators per process; a new table, made by `create_all`); 4: handoffs
 (where a bot took over a seat of a game or gave it back; a new table, made by
-`create_all`); 5: the index `coup_reviews_queue` the coach's queue is taken by."""
+`create_all`); 5: the index `coup_reviews_queue` the coach's queue is taken by; 6:
+coup_reviews.asked (an asked-for analysis goes before the automatic ones)."""
 
 _MIGRATION_LOCK = 0x0C0_5C4E  # any constant shared by every Coup process
 
@@ -62,6 +63,10 @@ def upgrade(conn: Connection) -> int:
                 "CREATE INDEX IF NOT EXISTS coup_reviews_queue ON coup_reviews (status, updated_at)"
             )
         )
+    if found < 6:
+        columns = {c["name"] for c in inspect(conn).get_columns("coup_reviews")}
+        if "asked" not in columns:
+            conn.execute(text("ALTER TABLE coup_reviews ADD COLUMN asked INTEGER"))
     if found < SCHEMA_VERSION:
         conn.execute(versions.update().values(version=SCHEMA_VERSION))
     return int(found)

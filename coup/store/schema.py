@@ -175,5 +175,6 @@ reviews = Table(
     Column("total", Integer, nullable=True),
     Column("result", Text, nullable=True),
     _ms("updated_at"),
+    Column("asked", Integer, nullable=True),  # 1: someone asked for it (it goes first)
     Index("coup_reviews_queue", "status", "updated_at"),  # the next one to take
 )

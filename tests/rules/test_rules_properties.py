@@ -166,6 +166,8 @@ def test_determinize_keeps_what_the_seat_knows_and_only_that(game, world_seed: i
         e = d.determinize(seat, random.Random(world_seed))
         f = s.determinize(seat, random.Random(world_seed))
         assert (e.hands, e.court, e.drawn, e._rs) == (f.hands, f.court, f.drawn, f._rs)
+        # nor does it keep the seed or the deal that would tell the true hands
+        assert d.seed == 0 and d.deal.court == () and all(h == () for h in d.deal.hands)
         # a determinized world plays on to the end
         random_game(d, random.Random(world_seed))
 

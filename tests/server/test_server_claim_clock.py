@@ -8,6 +8,7 @@ import asyncio
 from types import SimpleNamespace
 from typing import Any
 
+from coup.server.bot_moves import BotMoves
 from coup.server.clock import POLL, ClaimClock
 from coup.server.protocol import now_ms
 from coup.server.table import Deadline
@@ -20,11 +21,11 @@ def _table(*due_in_ms: int) -> Any:
         seat: Deadline(kind="reaction", due_at=now + ms, seconds=15, since=now)
         for seat, ms in enumerate(due_in_ms)
     }
-    return SimpleNamespace(deadlines=deadlines)
+    return SimpleNamespace(id="t", deadlines=deadlines, run=None, playing=False, thinking={})
 
 
 def _clock(closing: bool = False) -> ClaimClock:
-    return ClaimClock(None, ThisProcess(closing=closing))  # type: ignore[arg-type]  (no store)
+    return ClaimClock(None, ThisProcess(closing=closing), BotMoves())  # type: ignore[arg-type]  (no store)
 
 
 async def test_a_move_whose_deadlines_are_seconds_away_asks_nothing_until_the_poll() -> None:

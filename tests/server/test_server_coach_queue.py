@@ -24,6 +24,7 @@ from coup.store.analyses import ask_review, game_reviews, get_review, take_revie
 from tests.server.conftest import postgres_url
 from tools.load.client import SeatClient, create_table, join_table, play_randomly
 from tools.load.fleet import drop_database, fresh_channel, make_database
+from tools.load.process import WorkerProcess
 
 REDIS = os.environ.get("COUP_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
@@ -164,6 +165,7 @@ async def test_several_processes_on_postgresql_run_each_analysis_once(
     procs = [
         server_process(url, "--bus", bus, log=tmp_path / f"server{i}.log").start() for i in range(2)
     ]
+    worker = WorkerProcess(bus, log=tmp_path / "worker.log").start()  # the coach's steps
     store = await open_store(url)
     try:
         table, record = await finish_a_game(procs[0].base, people=2, bots=1)
@@ -186,6 +188,7 @@ async def test_several_processes_on_postgresql_run_each_analysis_once(
         await store.close()
         for p in procs:
             p.stop()
+        worker.stop()
         await asyncio.to_thread(drop_database, postgres_url(), made)
     for p in procs:
         text = p.log.read_text(errors="replace")

@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 
 COUP = Path(__file__).resolve().parents[2] / "coup"
-SERVING = ["server", "store", "bus"]
+SERVING = ["server", "store", "bus", "work"]
 TOOLS = ("coup.cli", "tools")
 
 

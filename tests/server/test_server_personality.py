@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from coup.bus.memory import MemoryBus
-from coup.server.game_run import make_bot
+from coup.server.bot_moves import seat_bot
 from coup.server.hub import Hub
 from coup.server.protocol import ProtocolError
 from coup.server.service import TableService
@@ -54,6 +54,17 @@ async def test_personality_per_seat_is_shown_and_kept(service: TableService) -> 
 
 
 def test_the_seat_gets_that_bot() -> None:
-    assert make_bot("medium", "skeptic").name == "medium:skeptic"
-    assert make_bot("hard", "bluffer").name == "hard:bluffer"
-    assert make_bot("easy", None).name == "easy:random"
+    medium, hard, easy = (
+        seat_bot("medium", "skeptic"),
+        seat_bot("hard", "bluffer"),
+        seat_bot("easy", None),
+    )
+    assert (medium.level, medium.personality, medium.here.name) == (
+        "medium",
+        "skeptic",
+        "medium:skeptic",
+    )
+    # a hard bot's decisions are made in the workers; here, a medium bot of its personality
+    assert (hard.level, hard.personality, hard.here.name) == ("hard", "bluffer", "medium:bluffer")
+    # a random personality is drawn once for the game
+    assert easy.level == "easy" and easy.personality in config()["personalities"]

@@ -292,4 +292,19 @@ async def test_a_schema_4_database_gets_the_index_of_the_coachs_queue(store: Sql
     await store.create()
     assert "coup_reviews_queue" in await store._run(indexes)
     found = await store._run(lambda conn: conn.execute(select(migrate.versions.c.version)).scalar())
-    assert found == migrate.SCHEMA_VERSION == 5
+    assert found == migrate.SCHEMA_VERSION == 6
+
+
+async def test_a_schema_5_database_gets_the_asked_column_of_the_coachs_queue(
+    store: SqlStore,
+) -> None:
+    from sqlalchemy import text
+
+    def columns(conn: Any) -> set[str]:
+        return {c["name"] for c in inspect(conn).get_columns("coup_reviews")}
+
+    await store._run(lambda conn: conn.execute(text("ALTER TABLE coup_reviews DROP COLUMN asked")))
+    await store._run(lambda conn: conn.execute(migrate.versions.update().values(version=5)))
+    assert "asked" not in await store._run(columns)
+    await store.create()
+    assert "asked" in await store._run(columns)

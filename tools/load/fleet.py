@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from tools.load.process import ServerProcess
+from tools.load.process import ServerProcess, WorkerProcess
 
 
 def loopback(url: str) -> bool:
@@ -69,11 +69,15 @@ class Fleet:
     count: int = 1
     args: list[str] = field(default_factory=list)
     cpu: float = 0.0  # if > 0: each process capped at this many cores (a Linux cgroup)
+    workers: int = 0  # with Redis: `coup worker` processes (one bot process each)
+    worker_cpu: float = 0.0  # if > 0: each worker (with its pool) capped at this many cores
     servers: list[ServerProcess] = field(default_factory=list)
+    worker_processes: list[WorkerProcess] = field(default_factory=list)
     workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="coup-load-")))
     db_url: str = ""
     _made_db: str | None = None
     _cgroups: list[Path] = field(default_factory=list)
+    _server_groups: list[Path] = field(default_factory=list)
 
     @property
     def urls(self) -> list[str]:
@@ -109,8 +113,21 @@ class Fleet:
             if not loopback(bus):
                 raise ValueError("the load tools only use a Redis on this machine")
             bus = fresh_channel(bus, "coup-load")
+        if self.workers and not bus.startswith("redis"):
+            raise ValueError("coup worker processes take their work from Redis: --bus redis://")
+        for i in range(self.workers):
+            worker = WorkerProcess(bus, "--processes", "1", log=self.workdir / f"worker{i}.log")
+            proc = worker.spawn()
+            if self.worker_cpu > 0:  # before its pool starts: its processes stay in the group
+                group = cpu_cgroup(self.worker_cpu)
+                self._cgroups.append(group)
+                (group / "cgroup.procs").write_text(str(proc.pid))
+            self.worker_processes.append(worker)
+        for worker in self.worker_processes:
+            worker.wait_ready(60)
         if self.cpu > 0:
-            self._cgroups = [cpu_cgroup(self.cpu) for _ in range(self.count)]
+            self._server_groups = [cpu_cgroup(self.cpu) for _ in range(self.count)]
+            self._cgroups += self._server_groups
         self.servers = [
             ServerProcess(
                 self.db_url,
@@ -127,8 +144,8 @@ class Fleet:
     def _spawn_all(self) -> None:
         for i, server in enumerate(self.servers):
             proc = server.spawn()
-            if self._cgroups:
-                (self._cgroups[i] / "cgroup.procs").write_text(str(proc.pid))
+            if self._server_groups:
+                (self._server_groups[i] / "cgroup.procs").write_text(str(proc.pid))
         for server in self.servers:
             server.wait_ready(60)
 
@@ -147,6 +164,8 @@ class Fleet:
     def stop(self) -> None:
         for server in self.servers:
             server.stop()
+        for worker in self.worker_processes:
+            worker.stop()
         if self._made_db is not None:
             with contextlib.suppress(Exception):
                 drop_database(self.db, self._made_db)
@@ -154,7 +173,7 @@ class Fleet:
         for group in self._cgroups:
             with contextlib.suppress(OSError):
                 group.rmdir()
-        self._cgroups = []
+        self._cgroups, self._server_groups = [], []
 
 
 CGROUPS = Path("/sys/fs/cgroup")

@@ -20,13 +20,40 @@ import asyncio
 import json
 import os
 import sys
+from typing import Any
 
 from tools.load.measure import measure
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="coup loadtest", description=__doc__.split("\n\n")[0])
-    p.add_argument("--tables", type=int, default=10, help="concurrent tables (10, at most 2000)")
+    p.add_argument(
+        "--tables", type=int, default=10, help="concurrent people-only tables (10, 0-2000)"
+    )
+    p.add_argument(
+        "--bot-tables", type=int, default=0, help="tables of one person and bots (0, 0-500)"
+    )
+    p.add_argument("--bot-level", choices=["easy", "medium", "hard"], default="hard")
+    p.add_argument("--bots", type=int, default=5, help="bots at each bot table (5, 1-9)")
+    p.add_argument(
+        "--bot-delay",
+        default=None,
+        help="the servers' --bot-delay (0 without bot tables; the server's default with them)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="with Redis: coup worker processes (one bot process each); else the server's "
+        "--workers (its local pool)",
+    )
+    p.add_argument(
+        "--worker-cpu",
+        type=float,
+        default=0.0,
+        metavar="CORES",
+        help="cap each coup worker at CORES of CPU with a cgroup (root on Linux)",
+    )
     p.add_argument("--players", type=int, default=4, help="seats per table (4)")
     p.add_argument("--seconds", type=float, default=20.0, help="how long to run (20, max 600)")
     p.add_argument("--think", type=float, default=1.0, help="mean think time per move, s (1.0)")
@@ -71,8 +98,14 @@ def main(argv: list[str]) -> int:
     from tools.load.fleet import Fleet, loopback
 
     args = parser().parse_args(argv)
-    if not 1 <= args.tables <= 2000 or not 2 <= args.players <= 10:
-        print("coup loadtest: --tables 1-2000, --players 2-10", file=sys.stderr)
+    if not 0 <= args.tables <= 2000 or not 2 <= args.players <= 10:
+        print("coup loadtest: --tables 0-2000, --players 2-10", file=sys.stderr)
+        return 2
+    if not 0 <= args.bot_tables <= 500 or not 1 <= args.bots <= 9:
+        print("coup loadtest: --bot-tables 0-500, --bots 1-9", file=sys.stderr)
+        return 2
+    if args.tables + args.bot_tables == 0:
+        print("coup loadtest: no tables (--tables or --bot-tables)", file=sys.stderr)
         return 2
     if not 1 <= args.seconds <= 600:
         print("coup loadtest: --seconds 1-600", file=sys.stderr)
@@ -89,10 +122,18 @@ def main(argv: list[str]) -> int:
     fleet = None
     if args.url is None:
         try:
-            extra = ["--bot-delay", "0"] + (
+            delay = args.bot_delay or ("0" if not args.bot_tables else None)
+            extra = (["--bot-delay", delay] if delay else []) + (
                 ["--no-ws-compression"] if args.no_ws_compression else []
             )
-            fleet = Fleet(args.db, args.bus, args.servers, extra, cpu=args.server_cpu).start()
+            redis = args.bus.startswith("redis")
+            if args.workers is not None and not redis:
+                extra += ["--workers", str(args.workers)]
+            fleet = Fleet(
+                args.db, args.bus, args.servers, extra, cpu=args.server_cpu,
+                workers=(1 if args.workers is None else args.workers) if redis else 0,
+                worker_cpu=args.worker_cpu,
+            ).start()  # fmt: skip
         except (ValueError, RuntimeError, OSError) as exc:
             print(f"coup loadtest: {exc}", file=sys.stderr)
             return 2
@@ -130,6 +171,9 @@ def main(argv: list[str]) -> int:
             f"{report['server_rss_mib']['connected']} MiB with every seat connected, "
             f"{report['server_rss_mib']['peak']} MiB peak "
             f"(~{report['rss_per_table_kib']} KiB per table)\n"
+            + (_bots_line(report) if report["bot_tables"] else "")
+            + f"/healthz: p50 {report['healthz_ms']['p50']} ms, p99 {report['healthz_ms']['p99']} "
+            f"ms, max {report['healthz_ms']['max']} ms\n"
             f"CPU: server {report['server_cpu_percent']}%, load tester "
             f"{report['loadtest_cpu_percent']}%, PostgreSQL "
             f"{report['services_cpu_percent']['postgres']}%, Redis "
@@ -137,6 +181,20 @@ def main(argv: list[str]) -> int:
             f"{report['load_average']} on {os.cpu_count()} cores"
         )
     return 0 if report["seats_failed"] == 0 else 1
+
+
+def _bots_line(report: dict[str, Any]) -> str:
+    b = report["bot_tables"]
+    w = b["workers"]
+    return (
+        f"{b['tables']} bot tables (1 person + {b['bots']} {b['level']} bots): "
+        f"{b['moves']} moves of the people, {b['games_finished']} games finished; a person's "
+        f"move -> view: p50 {b['person_move_to_view_ms']['p50']} ms, p99 "
+        f"{b['person_move_to_view_ms']['p99']} ms\n"
+        f"workers: {w['decisions']} decisions ({w['decisions_per_s']}/s; searched: "
+        f"{w['full_budgets_per_s']} full hard budgets/s), {w['reduced']} with a smaller budget, {w['answered_by_server']} answered by the server "
+        f"({w['late']} late); {w['workers']} worker processes\n"
+    )
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 
+from tools.load.bot_tables import HealthProbe, counters, prepare_bot_table, worked
 from tools.load.players import Clock, Stats, TableLoad, prepare_table, seat_loop
 from tools.load.procstat import cpu_seconds, rss_total, services_cpu
 
@@ -55,6 +56,14 @@ async def measure(
                 return await prepare_table(http, args.players)
 
         prepared = await asyncio.gather(*(prepare() for _ in range(args.tables)))
+        bot_tables = getattr(args, "bot_tables", 0)
+
+        async def prepare_bots(k: int) -> tuple[str, str]:
+            async with limit:
+                ws_url = ws_urls[k % len(ws_urls)]
+                return await prepare_bot_table(http, ws_url, args.bot_level, args.bots)
+
+        with_bots = await asyncio.gather(*(prepare_bots(k) for k in range(bot_tables)))
         clock = Clock()
         tasks = []
         loads: list[tuple[str, TableLoad]] = []
@@ -69,6 +78,12 @@ async def measure(
                     ws_url, table_id, token, seat, load, clock, think=args.think, rng=rng
                 )
                 tasks.append(asyncio.create_task(loop))
+        bot_stats = Stats()
+        for k, (table_id, token) in enumerate(with_bots):
+            load = TableLoad(1, bot_stats)
+            loop = seat_loop(ws_urls[k % len(ws_urls)], table_id, token, 0, load, clock,
+                             think=args.think, rng=random.Random())  # fmt: skip
+            tasks.append(asyncio.create_task(loop))
         while clock.ready < len(tasks):
             if any(task.done() for task in tasks):
                 break
@@ -79,6 +94,9 @@ async def measure(
         cpu_before = sum(cpu_seconds(pid) for pid in pids)
         services_before = services_cpu()
         own_before = time.process_time()
+        probe = HealthProbe(url)
+        probing = asyncio.create_task(probe.run(clock.until))
+        workers_before = await counters(urls)
         # The tester's own garbage collector must not show up as server latency: a full
         # collection over thousands of seats' decoded views stalled this loop up to 0.4 s
         # (measured), delaying every view it was about to read. Nothing made during the
@@ -95,6 +113,7 @@ async def measure(
                 if watch is not None:
                     watch(time.monotonic() - started, stats)
             results = await asyncio.gather(*tasks, return_exceptions=True)
+            await probing
         finally:
             gc.enable()
             gc.unfreeze()
@@ -103,7 +122,9 @@ async def measure(
         server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
         own_cpu = time.process_time() - own_before
         services_after = services_cpu()
+        workers_after = await counters(urls)
     lat = stats.latencies
+    health = probe.times
     return {
         "servers": len(urls),
         "spread": args.spread,
@@ -132,6 +153,26 @@ async def measure(
             for name in services_after
         },
         "load_average": round(os.getloadavg()[0], 2),
+        "healthz_ms": {
+            "p50": round(_percentile(health, 0.5), 1),
+            "p99": round(_percentile(health, 0.99), 1),
+            "max": round(max(health, default=float("nan")), 1),
+            "failed": probe.failed,
+        },
+        "bot_tables": {
+            "tables": bot_tables,
+            "level": getattr(args, "bot_level", None),
+            "bots": getattr(args, "bots", None),
+            "moves": bot_stats.moves,
+            "games_finished": bot_stats.games,
+            "person_move_to_view_ms": {
+                "p50": round(1000 * _percentile(bot_stats.latencies, 0.5), 2),
+                "p99": round(1000 * _percentile(bot_stats.latencies, 0.99), 2),
+            },
+            "workers": worked(workers_before, workers_after, elapsed),
+        }
+        if bot_tables
+        else None,
         "rss_per_table_kib": round((peak - rss_before) / max(1, args.tables), 1),
         "_shown": {table_id: load.last for table_id, load in loads},  # for the soak's check
     }

@@ -48,14 +48,17 @@ class ServerProcess:
         assert self.proc is not None
         return self.proc.pid
 
-    def spawn(self) -> subprocess.Popen[bytes]:
-        """Start the process without waiting for it to answer."""
+    def command(self) -> list[str]:
         cmd = [sys.executable, "-m", "coup", "serve", "--port", str(self.port), "--db", self.db]
         if self.bus is not None:
             cmd += ["--bus", self.bus]
+        return [*cmd, *self.args]
+
+    def spawn(self) -> subprocess.Popen[bytes]:
+        """Start the process without waiting for it to answer."""
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                [*cmd, *self.args],
+                self.command(),
                 cwd=Path(__file__).resolve().parents[2],
                 stdout=subprocess.DEVNULL,
                 stderr=log,
@@ -105,3 +108,40 @@ class ServerProcess:
         """Log lines with a traceback or an error (there should be none)."""
         text = self.log.read_text(errors="replace") if self.log.exists() else ""
         return [line for line in text.splitlines() if "Traceback" in line or "ERROR" in line]
+
+
+class WorkerProcess(ServerProcess):
+    """`coup worker --bus BUS ARGS`: the bots' and the coach's work for the servers on
+    that Redis (no port; ready once it has told Redis it is alive: give it a moment)."""
+
+    def __init__(self, bus: str, *args: str, log: Path | None = None) -> None:
+        super().__init__("", *args, bus=bus, log=log)
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "coup", "worker", "--bus", str(self.bus), *self.args]
+
+    def wait_ready(self, timeout: float = 30) -> None:
+        """Wait until the worker's pool processes are up (its children exist)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.proc is None or self.proc.poll() is not None:
+                raise RuntimeError(f"coup worker exited; see {self.log}")
+            if self.children():
+                time.sleep(0.5)  # their imports, and the worker's first word to Redis
+                return
+            time.sleep(0.05)
+        raise RuntimeError(f"coup worker did not start in {timeout:.0f} s; see {self.log}")
+
+    def start(self) -> WorkerProcess:
+        self.spawn()
+        self.wait_ready()
+        return self
+
+    def children(self) -> list[int]:
+        """Its pool's processes (Linux's /proc)."""
+        out: list[int] = []
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{self.pid}/task"):
+                with open(f"/proc/{self.pid}/task/{task}/children") as f:
+                    out += [int(p) for p in f.read().split()]
+        return out

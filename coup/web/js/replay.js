@@ -225,7 +225,7 @@ export function renderReplay(root, app, data, { tableId = null, game = null } = 
   function queueList() {
     const row = (r) => {
       const text = r.status === "done" ? t("review.coach_row_ready") : r.status === "failed" ? t("review.coach_failed")
-        : r.status === "running" && r.total ? t("review.coach_row_running", { done: num(r.done), total: num(r.total) }) : t("review.coach_row_queued");
+        : r.status === "skipped" ? t("review.coach_row_skipped") : r.status === "running" && r.total ? t("review.coach_row_running", { done: num(r.done), total: num(r.total) }) : t("review.coach_row_queued");
       const pick = () => { document.getElementById("coach-seat").value = String(r.seat); chooseCoach(r.seat); };
       return h("li", { class: "coach-queued", dataset: { seat: String(r.seat), status: r.status } },
         h("button", { type: "button", class: "btn chip", onclick: pick, text: playerName(names, r.seat) }),
