@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -26,8 +25,10 @@ from coup.server import settings as table_settings
 from coup.server.after_game import routes as after_game_routes
 from coup.server.coach import Coach
 from coup.server.hub import Hub
+from coup.server.loop_watch import LoopWatch
 from coup.server.messages import SeatReply
-from coup.server.protocol import MAX_HTTP_BODY, Close, ProtocolError, RateLimit
+from coup.server.protocol import MAX_HTTP_BODY, Close, ProtocolError, RateLimit, parse_object
+from coup.server.replay_worker import ReplayWorker
 from coup.server.service import TableService
 from coup.server.spectators import CAP as SPECTATOR_CAP
 from coup.server.table import Table
@@ -104,6 +105,8 @@ def create_app(
     limits = _HttpLimits(http_rate)
     holder: dict[str, TableService] = {}
     coaches: dict[str, Coach] = {}
+    replays = ReplayWorker()
+    watch = LoopWatch()
 
     def service() -> TableService:
         return holder["service"]
@@ -128,6 +131,8 @@ def create_app(
         )
         holder["service"] = svc
         app.state.service = svc
+        app.state.loop_watch = watch
+        watch.start()
         await svc.start()
         await coaches["coach"].start()
         freezer = None
@@ -141,6 +146,7 @@ def create_app(
                 with contextlib.suppress(asyncio.CancelledError):
                     await freezer
             await coaches["coach"].stop()
+            await replays.stop()
             await svc.stop()
             for conns in list(hub.tables.values()):
                 for conn in list(conns):
@@ -148,6 +154,7 @@ def create_app(
                         await conn.ws.close(Close.GOING_AWAY)
             await the_bus.close()
             await store.close()
+            await watch.stop()
 
     async def page(request: Request) -> Response:
         index = web / "index.html"
@@ -184,24 +191,22 @@ def create_app(
     async def config(request: Request) -> Response:
         return JSONResponse(table_settings.config())
 
-    async def body(request: Request, limit: int = MAX_HTTP_BODY) -> dict[str, Any]:
+    async def read(request: Request, limit: int) -> bytes:
+        """A POST's body, at most `limit` bytes (docs/protocol.md: the order of refusals)."""
         if not limits.allow(request):
             raise ProtocolError("rate_limited", "too many requests; slow down", 429)
         length = request.headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > limit:
             raise ProtocolError("too_large", f"the body is over {limit} bytes", 413)
-        raw = b""
+        raw = bytearray()  # (appended to in place: many small chunks cost their bytes)
         async for chunk in request.stream():  # never hold more than the limit
             raw += chunk
             if len(raw) > limit:
                 raise ProtocolError("too_large", f"the body is over {limit} bytes", 413)
-        try:
-            data = json.loads(raw or b"{}")
-        except (ValueError, RecursionError):
-            raise ProtocolError("bad_json", "the body is not valid JSON") from None
-        if not isinstance(data, dict):
-            raise ProtocolError("bad_json", "the body must be a JSON object")
-        return data
+        return bytes(raw)
+
+    async def body(request: Request) -> dict[str, Any]:
+        return parse_object(await read(request, MAX_HTTP_BODY))
 
     async def find(table_id: str) -> Table:
         table = await service().get(table_id)
@@ -265,7 +270,7 @@ def create_app(
         Route("/api/tables/{table}/seats", join_table, methods=["POST"]),
         Route("/api/tables/{table}/games/{game}/record", get_record),
         Route("/api/tables/{table}/qr.svg", table_qr),
-        *after_game_routes(service, coach, body, find),
+        *after_game_routes(service, coach, lambda: replays, read, find),
         WebSocketRoute("/ws/{table}", table_socket(service)),
         Mount("/static", StaticFiles(directory=web, check_dir=False), name="static"),
     ]

@@ -69,6 +69,20 @@ def dumps(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def parse_object(raw: bytes) -> dict[str, Any]:
+    """An HTTP body as a JSON object (`bad_json` otherwise; an empty body is `{}`)."""
+    try:
+        try:
+            data = orjson.loads(raw or b"{}")
+        except orjson.JSONDecodeError:  # what the json module takes beyond strict JSON
+            data = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise ProtocolError("bad_json", "the body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", "the body must be a JSON object")
+    return data
+
+
 def now_ms() -> int:
     return int(time.time() * 1000)
 
