@@ -187,3 +187,11 @@ async def test_bots_of_every_level_finish_a_game(
         await asyncio.sleep(0.005)
     assert table.run is not None and table.run.state.over
     assert not [r for r in caplog.records if r.levelname in ("WARNING", "ERROR")]
+
+
+async def test_lookups_of_missing_tables_leave_nothing_behind(service: TableService) -> None:
+    table, _, _ = await service.create("Mahshid", None)
+    ids = [f"missing{i:05d}" for i in range(300)]
+    found = await asyncio.gather(*(service.get(t) for t in ids + [table.id] * 3 + ids))
+    assert found[300:303] == [table] * 3 and found.count(None) == 600
+    assert service.tables._loading == {} and set(service.tables.held) == {table.id}
