@@ -44,6 +44,18 @@ def parser() -> argparse.ArgumentParser:
         help="table creations/joins per second per address, after a burst of 60 (0 = no limit)",
     )
     p.add_argument(
+        "--forwarded-allow-ips",
+        default=os.environ.get("COUP_FORWARDED_ALLOW_IPS", "127.0.0.1,::1"),
+        help="proxies trusted to name the client (X-Forwarded-For), addresses or networks "
+        "separated by commas, or * (env COUP_FORWARDED_ALLOW_IPS; 127.0.0.1,::1)",
+    )
+    p.add_argument(
+        "--no-address-limits",
+        action="store_true",
+        help="no limit per client address (rates, connections, websockets): only for load "
+        "tests from this machine",
+    )
+    p.add_argument(
         "--spectators",
         type=int,
         default=100,
@@ -63,8 +75,9 @@ def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     import uvicorn
 
+    from coup.server import gate
+    from coup.server.addresses import Proxies
     from coup.server.app import create_app
-    from coup.server.keepalive import QuietPings
     from coup.server.protocol import MAX_WS_FRAME
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
@@ -75,12 +88,15 @@ def main(argv: list[str]) -> int:
         engine_url(args.db)
         if args.bus.split("://", 1)[0] not in BACKENDS:
             raise ValueError(f"unsupported bus URL {args.bus!r} (use memory:// or redis://...)")
+        proxies = Proxies(args.forwarded_allow_ips)
+        limit = 0 if args.no_address_limits else gate.CONNECTIONS_PER_ADDRESS
         app = create_app(
             args.db,
             args.bus,
             bot_delay=args.bot_delay,
             away_seconds=args.away,
             http_rate=args.http_rate,
+            address_limits=not args.no_address_limits,
             short_collections=True,
             spectators=args.spectators,
         )
@@ -92,9 +108,10 @@ def main(argv: list[str]) -> int:
         host=args.host,
         port=args.port,
         ws_max_size=MAX_WS_FRAME,
-        # uvicorn's sans-I/O websockets (the cheapest of its three per message, and the
-        # one `server/wire.py` writes frames to directly), pinging only quiet sockets
-        ws=QuietPings,
+        # uvicorn's httptools and sans-I/O websockets (the cheapest of its three per
+        # message, and the one `server/wire.py` writes frames to directly), pinging only
+        # quiet sockets, behind the gate: connections per address, time limits
+        **gate.settings(gate.Gate(proxies, limit)),
         ws_per_message_deflate=not args.no_ws_compression,
         log_level=args.log_level,
         lifespan="on",

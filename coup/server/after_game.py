@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from coup.server.protocol import ProtocolError
+from coup.server.protocol import ProtocolError, path_number
 from coup.server.replay_job import MAX_RECORD
 from coup.server.table import Table
 
@@ -61,10 +61,10 @@ def routes(
     async def game_of(request: Request) -> tuple[Table, int]:
         """The table and the game number; 404 unless the table has played that game."""
         table = await find(request.path_params["table"])
-        raw = request.path_params["game"]
-        if not raw.isdigit() or not 1 <= int(raw) <= table.games:
+        number = path_number(request.path_params["game"], table.games)
+        if number is None or number < 1:
             raise ProtocolError("no_game", "no such game at this table", 404)
-        return table, int(raw)
+        return table, number
 
     async def finished(request: Request) -> tuple[Table, int, dict[str, Any]]:
         """The table, the game number and its record; 404/409 unless it is over."""
@@ -91,10 +91,10 @@ def routes(
     async def game_coach(request: Request) -> Response:
         try:
             table, number, record = await finished(request)
-            raw = request.path_params["seat"]
-            if not raw.isdigit() or not 0 <= int(raw) < len(record["players"]):
+            seat = path_number(request.path_params["seat"], len(record["players"]) - 1)
+            if seat is None:
                 raise ProtocolError("bad_seat", "no such seat in this game", 404)
-            status = await coach().ask(table.id, number, int(raw))
+            status = await coach().ask(table.id, number, seat)
         except ProtocolError as exc:
             return _error(exc)
         return JSONResponse(status, 200 if status["status"] == "done" else 202)

@@ -14,20 +14,22 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from coup import bus as bus_module
-from coup.server import gc_tuning, invite, wire
+from coup.server import gc_tuning, invite, names, wire
 from coup.server import settings as table_settings
+from coup.server.address_limits import AddressLimits
 from coup.server.after_game import routes as after_game_routes
 from coup.server.coach import Coach
 from coup.server.hub import Hub
 from coup.server.loop_watch import LoopWatch
 from coup.server.messages import SeatReply
-from coup.server.protocol import MAX_HTTP_BODY, Close, ProtocolError, RateLimit, parse_object
+from coup.server.protocol import MAX_HTTP_BODY, Close, ProtocolError, parse_object, path_number
+from coup.server.rate_limits import BUDGETS, Buckets, Budget
 from coup.server.replay_worker import ReplayWorker
 from coup.server.service import TableService
 from coup.server.spectators import CAP as SPECTATOR_CAP
@@ -72,23 +74,6 @@ def _seat_reply(table: Table, seat: int, token: str) -> SeatReply:
     }
 
 
-class _HttpLimits:
-    """A token bucket per client address for the POST endpoints (`rate` 0 = no limit)."""
-
-    def __init__(self, rate: float) -> None:
-        self.rate = rate
-        self.buckets: dict[str, RateLimit] = {}
-
-    def allow(self, request: Request) -> bool:
-        if self.rate <= 0:
-            return True
-        host = request.client.host if request.client else "?"
-        if len(self.buckets) > 10000:
-            self.buckets.clear()
-        bucket = self.buckets.setdefault(host, RateLimit(burst=60, refill=self.rate))
-        return bucket.allow()
-
-
 def create_app(
     db: str = "sqlite:///coup.db",
     bus: str = "memory://",
@@ -96,13 +81,15 @@ def create_app(
     bot_delay: tuple[float, float] = (0.6, 1.5),
     away_seconds: float = 30.0,
     http_rate: float = 2.0,
+    address_limits: bool = True,
     web_dir: Path | None = None,
     short_collections: bool = False,
     spectators: int = SPECTATOR_CAP,
 ) -> Starlette:
     web = web_dir or WEB_DIR
     hub = Hub()
-    limits = _HttpLimits(http_rate)
+    budgets = {**BUDGETS, "post": Budget(BUDGETS["post"].burst, http_rate)}
+    limiter = Buckets(budgets) if address_limits else None
     holder: dict[str, TableService] = {}
     coaches: dict[str, Coach] = {}
     replays = ReplayWorker()
@@ -132,6 +119,7 @@ def create_app(
         holder["service"] = svc
         app.state.service = svc
         app.state.loop_watch = watch
+        names.forms("")  # the look-alikes' table read now, not in the first request
         watch.start()
         await svc.start()
         await coaches["coach"].start()
@@ -192,17 +180,19 @@ def create_app(
         return JSONResponse(table_settings.config())
 
     async def read(request: Request, limit: int) -> bytes:
-        """A POST's body, at most `limit` bytes (docs/protocol.md: the order of refusals)."""
-        if not limits.allow(request):
-            raise ProtocolError("rate_limited", "too many requests; slow down", 429)
+        """A POST's body, at most `limit` bytes (docs/protocol.md: the order of refusals;
+        the rate was checked at the door, `address_limits.py`)."""
         length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > limit:
+        if length is not None and path_number(length, limit) is None:
             raise ProtocolError("too_large", f"the body is over {limit} bytes", 413)
         raw = bytearray()  # (appended to in place: many small chunks cost their bytes)
-        async for chunk in request.stream():  # never hold more than the limit
-            raw += chunk
-            if len(raw) > limit:
-                raise ProtocolError("too_large", f"the body is over {limit} bytes", 413)
+        try:
+            async for chunk in request.stream():  # never hold more than the limit
+                raw += chunk
+                if len(raw) > limit:
+                    raise ProtocolError("too_large", f"the body is over {limit} bytes", 413)
+        except ClientDisconnect:  # gone, or closed by the gate for a body too slow
+            raise ProtocolError("timeout", "the body did not come in time", 408) from None
         return bytes(raw)
 
     async def body(request: Request) -> dict[str, Any]:
@@ -243,10 +233,9 @@ def create_app(
     async def get_record(request: Request) -> Response:
         try:
             table = await find(request.path_params["table"])
-            raw = request.path_params["game"]
-            if not raw.isdigit() or not 1 <= int(raw) <= table.games:
+            number = path_number(request.path_params["game"], table.games)
+            if number is None or number < 1:
                 raise ProtocolError("no_game", "no such game at this table", 404)
-            number = int(raw)
             record = await service().record(table, number)
         except ProtocolError as exc:
             return _error(exc)
@@ -274,4 +263,5 @@ def create_app(
         WebSocketRoute("/ws/{table}", table_socket(service)),
         Mount("/static", StaticFiles(directory=web, check_dir=False), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(wire.KeepSend)])
+    middleware = [Middleware(AddressLimits, limiter=limiter), Middleware(wire.KeepSend)]
+    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)

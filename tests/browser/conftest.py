@@ -23,7 +23,7 @@ class ServerProcess(process.ServerProcess):
     def __init__(self, folder: Path) -> None:
         db = f"sqlite:///{folder / 'coup.db'}"
         super().__init__(
-            db, "--bot-delay", "0.05,0.15", "--http-rate", "0", log=folder / "server.log"
+            db, "--bot-delay", "0.05,0.15", "--no-address-limits", log=folder / "server.log"
         )
 
 

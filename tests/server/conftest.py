@@ -12,13 +12,15 @@ from tools.load import process
 
 
 class ServerProcess(process.ServerProcess):
-    """`coup serve` with instant bots and no limit on table creations and joins per
-    address (a session's tests make more tables than a person would: on a quiet machine
-    they ran through the burst of 60 and got 429); `kill()` is a kill -9, `start()` starts
-    it again. Later arguments win, so a test may pass its own `--http-rate`."""
+    """`coup serve` with instant bots and, unless `limits`, no limit per address (a
+    session's tests make more tables and sockets from one address than a person would: on
+    a quiet machine they ran through the burst of 60 and got 429); `kill()` is a kill -9,
+    `start()` starts it again. Later arguments win, so a test may pass its own
+    `--http-rate`."""
 
-    def __init__(self, db: str, *args: str, log: Path | None = None) -> None:
-        super().__init__(db, "--bot-delay", "0", "--http-rate", "0", *args, log=log)
+    def __init__(self, db: str, *args: str, log: Path | None = None, limits: bool = False) -> None:
+        ours = ("--bot-delay", "0") if limits else ("--bot-delay", "0", "--no-address-limits")
+        super().__init__(db, *ours, *args, log=log)
 
 
 @pytest.fixture(scope="session")
