@@ -25,9 +25,11 @@ from coup.server import settings as table_settings
 from coup.server.address_limits import AddressLimits
 from coup.server.after_game import routes as after_game_routes
 from coup.server.coach import Coach
+from coup.server.headers import Hardened
 from coup.server.hub import Hub
 from coup.server.loop_watch import LoopWatch
 from coup.server.messages import SeatReply
+from coup.server.origin import SameOrigin
 from coup.server.protocol import MAX_HTTP_BODY, Close, ProtocolError, parse_object, path_number
 from coup.server.rate_limits import BUDGETS, Buckets, Budget
 from coup.server.replay_worker import ReplayWorker
@@ -82,6 +84,7 @@ def create_app(
     away_seconds: float = 30.0,
     http_rate: float = 2.0,
     address_limits: bool = True,
+    public_url: str | None = None,
     web_dir: Path | None = None,
     short_collections: bool = False,
     spectators: int = SPECTATOR_CAP,
@@ -147,13 +150,7 @@ def create_app(
     async def page(request: Request) -> Response:
         index = web / "index.html"
         text = index.read_text(encoding="utf-8") if index.is_file() else PLACEHOLDER
-        # The table's link is its secret: never send it on as a referrer; no framing.
-        headers = {
-            "Referrer-Policy": "no-referrer",
-            "X-Content-Type-Options": "nosniff",
-            "X-Frame-Options": "DENY",
-            "Cache-Control": "no-cache",
-        }
+        headers = {"Cache-Control": "no-cache"}  # the rest: `headers.py`
         return HTMLResponse(text, headers=headers)
 
     async def service_worker(request: Request) -> Response:
@@ -169,7 +166,7 @@ def create_app(
             table = await find(request.path_params["table"])
         except ProtocolError as exc:
             return _error(exc)
-        link = invite.table_link(str(request.base_url), table.id)
+        link = invite.table_link(public_url or str(request.base_url), table.id)
         headers = {"Cache-Control": "private, max-age=3600", "Referrer-Policy": "no-referrer"}
         return Response(invite.qr_svg(link), media_type="image/svg+xml", headers=headers)
 
@@ -181,7 +178,11 @@ def create_app(
 
     async def read(request: Request, limit: int) -> bytes:
         """A POST's body, at most `limit` bytes (docs/protocol.md: the order of refusals;
-        the rate was checked at the door, `address_limits.py`)."""
+        the rate and the origin were checked at the door: `address_limits.py`,
+        `origin.py`)."""
+        kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if kind != "application/json":
+            raise ProtocolError("bad_content_type", "the body must be application/json", 415)
         length = request.headers.get("content-length")
         if length is not None and path_number(length, limit) is None:
             raise ProtocolError("too_large", f"the body is over {limit} bytes", 413)
@@ -263,5 +264,10 @@ def create_app(
         WebSocketRoute("/ws/{table}", table_socket(service)),
         Mount("/static", StaticFiles(directory=web, check_dir=False), name="static"),
     ]
-    middleware = [Middleware(AddressLimits, limiter=limiter), Middleware(wire.KeepSend)]
+    middleware = [
+        Middleware(Hardened),
+        Middleware(AddressLimits, limiter=limiter),
+        Middleware(SameOrigin, public_url=public_url),
+        Middleware(wire.KeepSend),
+    ]
     return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)

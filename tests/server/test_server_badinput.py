@@ -151,7 +151,9 @@ async def _close_code(url: str, frames: list[str]) -> int | None:
 
 async def test_http_bad_input(base: str) -> None:
     async with httpx.AsyncClient(base_url=base) as http:
-        r = await http.post("/api/tables", content=b"{not json")
+        r = await http.post(
+            "/api/tables", content=b"{not json", headers={"content-type": "application/json"}
+        )
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
         r = await http.post("/api/tables", json={"name": "x" * 10000})
         assert r.status_code == 413
@@ -160,7 +162,9 @@ async def test_http_bad_input(base: str) -> None:
             for _ in range(100):
                 yield b" " * 1000
 
-        r = await http.post("/api/tables", content=chunks())
+        r = await http.post(
+            "/api/tables", content=chunks(), headers={"content-type": "application/json"}
+        )
         assert r.status_code == 413
         r = await http.post("/api/tables", json={"name": "A", "extra": 1})
         assert r.json()["error"]["code"] == "bad_message"
@@ -170,7 +174,9 @@ async def test_http_bad_input(base: str) -> None:
         assert r.json()["error"]["code"] == "bad_name"
         r = await http.post("/api/tables", json={"name": "مه\u200cشید"})  # ZWNJ is fine
         assert r.status_code == 201
-        r = await http.post("/api/tables", content=b"[" * 8000)
+        r = await http.post(
+            "/api/tables", content=b"[" * 8000, headers={"content-type": "application/json"}
+        )
         assert r.json()["error"]["code"] == "bad_json"
         r = await http.post("/api/tables", json={"name": "A", "settings": {"seats": 1}})
         assert r.json()["error"]["code"] == "bad_settings"
