@@ -16,8 +16,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.routing import Route, WebSocketRoute
 
 from coup import bus as bus_module
 from coup.server import gc_tuning, invite, names, wire
@@ -35,6 +34,7 @@ from coup.server.rate_limits import BUDGETS, Buckets, Budget
 from coup.server.replay_worker import ReplayWorker
 from coup.server.service import TableService
 from coup.server.spectators import CAP as SPECTATOR_CAP
+from coup.server.static_files import StaticFiles
 from coup.server.table import Table
 from coup.server.table_socket import table_socket
 from coup.server.views import table_info
@@ -90,6 +90,7 @@ def create_app(
     spectators: int = SPECTATOR_CAP,
 ) -> Starlette:
     web = web_dir or WEB_DIR
+    static = StaticFiles(web)  # read and compressed once, here
     hub = Hub()
     budgets = {**BUDGETS, "post": Budget(BUDGETS["post"].burst, http_rate)}
     limiter = Buckets(budgets) if address_limits else None
@@ -148,18 +149,19 @@ def create_app(
             await watch.stop()
 
     async def page(request: Request) -> Response:
-        index = web / "index.html"
-        text = index.read_text(encoding="utf-8") if index.is_file() else PLACEHOLDER
-        headers = {"Cache-Control": "no-cache"}  # the rest: `headers.py`
-        return HTMLResponse(text, headers=headers)
+        index = static.page()
+        if index is None:
+            return HTMLResponse(PLACEHOLDER, headers={"Cache-Control": "no-cache"})
+        return static.answer(request, index, "no-cache")  # the rest: `headers.py`
 
     async def service_worker(request: Request) -> Response:
         # Served from the root so that it may cover every page (docs/web.md).
-        path = web / "sw.js"
-        if not path.is_file():
+        worker = static.files.get("sw.js")
+        if worker is None:
             return Response("not found", 404)
-        headers = {"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"}
-        return Response(path.read_bytes(), media_type="text/javascript", headers=headers)
+        answer = static.answer(request, worker, "no-cache")
+        answer.headers["Service-Worker-Allowed"] = "/"
+        return answer
 
     async def table_qr(request: Request) -> Response:
         try:
@@ -262,7 +264,8 @@ def create_app(
         Route("/api/tables/{table}/qr.svg", table_qr),
         *after_game_routes(service, coach, lambda: replays, read, find),
         WebSocketRoute("/ws/{table}", table_socket(service)),
-        Mount("/static", StaticFiles(directory=web, check_dir=False), name="static"),
+        Route("/static/v/{version}/{path:path}", static.versioned_file),
+        Route("/static/{path:path}", static.plain_file),
     ]
     middleware = [
         Middleware(Hardened),

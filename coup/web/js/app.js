@@ -16,6 +16,8 @@ import { play, setSound, soundOn } from "./sound.js";
 import { chatPanel, renderTable, tickCountdown } from "./table.js";
 
 const screen = document.getElementById("screen");
+// The after-game screens' styles load without holding up the first paint (index.html).
+document.getElementById("later-css")?.setAttribute("media", "all");
 
 const app = {
   config: FALLBACK_CONFIG,
