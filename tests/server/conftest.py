@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
+from coup.bus.memory import MemoryBus
+from coup.server.hub import Hub
+from coup.server.service import TableService
+from coup.store import open_store
 from tools.load import process
 
 
@@ -46,3 +50,14 @@ def postgres_url() -> str:
 def server_process() -> type[ServerProcess]:
     """The ServerProcess class, for tests that start (and kill) their own servers."""
     return ServerProcess
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[TableService]:
+    """The table service in this process, on an SQLite file `svc.db` in `tmp_path`."""
+    store = await open_store(f"sqlite:///{tmp_path / 'svc.db'}")
+    svc = TableService(store, MemoryBus(), Hub(), bot_delay=(0, 0))
+    await svc.start()
+    yield svc
+    await svc.stop()
+    await store.close()

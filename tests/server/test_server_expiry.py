@@ -7,29 +7,13 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
-
-from coup.bus.memory import MemoryBus
-from coup.server.hub import Hub
 from coup.server.protocol import CHAT_KEEP, ProtocolError, now_ms
 from coup.server.service import TableService
 from coup.server.table import Table
 from coup.server.table_expiry import DAY_MS
-from coup.store import open_store
 from coup.store.expiry import CHAT_STORED
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    store = await open_store(f"sqlite:///{tmp_path / 'svc.db'}")
-    svc = TableService(store, MemoryBus(), Hub(), bot_delay=(0, 0))
-    await svc.start()
-    yield svc
-    await svc.stop()
-    await store.close()
 
 
 def db(tmp_path: Path) -> sqlite3.Connection:

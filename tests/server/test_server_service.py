@@ -6,30 +6,16 @@ import asyncio
 import json
 import random
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 import coup
 from coup.bots.window import SeatWindow
-from coup.bus.memory import MemoryBus
-from coup.server.hub import Connection, Hub
+from coup.server.hub import Connection
 from coup.server.protocol import ProtocolError
 from coup.server.service import TableService
 from coup.server.settings import REACTION_PHASES
 from coup.server.timers import default_move
-from coup.store import open_store
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    store = await open_store(f"sqlite:///{tmp_path / 'svc.db'}")
-    svc = TableService(store, MemoryBus(), Hub(), bot_delay=(0, 0))
-    await svc.start()
-    yield svc
-    await svc.stop()
-    await store.close()
 
 
 async def test_idle_tables_leave_memory_and_come_back(service: TableService) -> None:

@@ -4,27 +4,9 @@ look like them, are theirs. A person cannot sit under a seated player's look-ali
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
-from coup.bus.memory import MemoryBus
 from coup.server.chat import WATCHER_BURST, WATCHERS_BURST
-from coup.server.hub import Hub
 from coup.server.protocol import ProtocolError
 from coup.server.service import TableService
-from coup.store import open_store
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    store = await open_store(f"sqlite:///{tmp_path / 'svc.db'}")
-    svc = TableService(store, MemoryBus(), Hub(), bot_delay=(0, 0))
-    await svc.start()
-    yield svc
-    await svc.stop()
-    await store.close()
 
 
 async def refused(call: object) -> str:
