@@ -77,7 +77,9 @@ class StaticFiles:
             preload = "".join(
                 f'  <link rel="modulepreload" href="{self.prefix}{module}">\n'
                 for module in self.modules
-            )
+            )  # and English's catalog, which every language falls back on
+            catalog = f"{self.prefix}i18n/en.json"
+            preload += f'  <link rel="preload" href="{catalog}" as="fetch" crossorigin>\n'
             text = text.replace('  <script type="module"', preload + '  <script type="module"', 1)
         if name == "sw.js":
             text = text.replace('"coup-static-v1"', f'"coup-static-{self.version}"')

@@ -383,11 +383,13 @@ function setupChrome() {
 }
 
 async function main() {
+  const config = api("GET", "/api/config"); // asked at once, while the catalogs load
+  config.catch(() => { /* answered below */ });
   await setLanguage(pickLanguage());
   setupChrome();
   document.title = t("app.name");
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => { /* http or private mode */ });
-  try { app.config = { ...FALLBACK_CONFIG, ...(await api("GET", "/api/config")) }; } catch (err) {
+  try { app.config = { ...FALLBACK_CONFIG, ...(await config) }; } catch (err) {
     if (err.code === "network" || !navigator.onLine) { showOffline(); return; }
   }
   await route();
