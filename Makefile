@@ -9,7 +9,7 @@ RULES_SOURCES := $(wildcard coup/rules/*.py coup/rules/*.c coup/envs/kernel/*.py
 # make test expects the compiled core where a C compiler is
 EXPECT_COMPILED := $(if $(shell command -v cc || command -v gcc),1,0)
 
-.PHONY: serve test bench lint services chromium core sanitize
+.PHONY: serve test bench lint services chromium core sanitize lighthouse
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -95,6 +95,16 @@ export SANITIZED_CHECK
 
 bench: $(STAMP) core
 	$(VENV)/bin/coup bench
+
+# Lighthouse from the npm registry, into a git-ignored folder (not part of make test: it
+# needs the registry once and takes a minute); docs/web.md quotes its figures
+LIGHTHOUSE_VERSION := 13.5.0
+LIGHTHOUSE := .lighthouse/node_modules/.bin/lighthouse
+$(LIGHTHOUSE):
+	npm install --no-audit --no-fund --prefix .lighthouse lighthouse@$(LIGHTHOUSE_VERSION)
+
+lighthouse: $(STAMP) core chromium $(LIGHTHOUSE)
+	CHROME_PATH=$$(command -v chromium) $(PY) -m tools.bench.lighthouse --lighthouse $(LIGHTHOUSE)
 
 lint: $(DEVSTAMP)
 	$(VENV)/bin/ruff format coup tools tests setup.py

@@ -74,7 +74,7 @@ def check(games: int, specs: list[str], playouts: int, sample: int, seed: int) -
     chosen = rng.sample(flagged, min(sample, len(flagged)))
     rows = []
     for n, (record, seat, d) in enumerate(chosen):
-        state = walk(record).states[d["index"]]
+        state = walk(record).at(d["index"])
         world_rng = random.Random(f"check:{seed}:{n}")
         played = better = real_played = real_better = 0.0
         for _ in range(playouts):

@@ -44,6 +44,25 @@ def parser() -> argparse.ArgumentParser:
         help="table creations/joins per second per address, after a burst of 60 (0 = no limit)",
     )
     p.add_argument(
+        "--public-url",
+        default=os.environ.get("COUP_PUBLIC_URL") or None,
+        help="the site's address as people reach it, e.g. https://coup.example.org: the "
+        "invitation's link and QR code, and the only origin POSTs and websockets may come "
+        "from (env COUP_PUBLIC_URL; default: each request's own scheme and Host)",
+    )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        default=os.environ.get("COUP_FORWARDED_ALLOW_IPS", "127.0.0.1,::1"),
+        help="proxies trusted to name the client (X-Forwarded-For), addresses or networks "
+        "separated by commas, or * (env COUP_FORWARDED_ALLOW_IPS; 127.0.0.1,::1)",
+    )
+    p.add_argument(
+        "--no-address-limits",
+        action="store_true",
+        help="no limit per client address (rates, connections, websockets): only for load "
+        "tests from this machine",
+    )
+    p.add_argument(
         "--spectators",
         type=int,
         default=100,
@@ -70,24 +89,34 @@ def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     import uvicorn
 
+    from coup.server import gate
+    from coup.server.addresses import Proxies
     from coup.server.app import create_app
-    from coup.server.keepalive import QuietPings
+    from coup.server.origin import public_origin
     from coup.server.protocol import MAX_WS_FRAME
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
     try:
         from coup.bus import BACKENDS
+        from coup.store import sqlite_lock
         from coup.store.sql import engine_url
 
         engine_url(args.db)
+        held = sqlite_lock.hold(args.db)  # kept for as long as this process serves
         if args.bus.split("://", 1)[0] not in BACKENDS:
             raise ValueError(f"unsupported bus URL {args.bus!r} (use memory:// or redis://...)")
+        proxies = Proxies(args.forwarded_allow_ips)
+        if args.public_url:
+            public_origin(args.public_url)
+        limit = 0 if args.no_address_limits else gate.CONNECTIONS_PER_ADDRESS
         app = create_app(
             args.db,
             args.bus,
             bot_delay=args.bot_delay,
             away_seconds=args.away,
             http_rate=args.http_rate,
+            address_limits=not args.no_address_limits,
+            public_url=args.public_url,
             short_collections=True,
             spectators=args.spectators,
             workers=args.workers,
@@ -100,9 +129,10 @@ def main(argv: list[str]) -> int:
         host=args.host,
         port=args.port,
         ws_max_size=MAX_WS_FRAME,
-        # uvicorn's sans-I/O websockets (the cheapest of its three per message, and the
-        # one `server/wire.py` writes frames to directly), pinging only quiet sockets
-        ws=QuietPings,
+        # uvicorn's httptools and sans-I/O websockets (the cheapest of its three per
+        # message, and the one `server/wire.py` writes frames to directly), pinging only
+        # quiet sockets, behind the gate: connections per address, time limits
+        **gate.settings(gate.Gate(proxies, limit)),
         ws_per_message_deflate=not args.no_ws_compression,
         log_level=args.log_level,
         lifespan="on",
@@ -111,4 +141,6 @@ def main(argv: list[str]) -> int:
     shown = args.host if ":" not in args.host else f"[{args.host}]"
     print(f"Coup is at http://{shown}:{args.port}/  (database {args.db})", flush=True)
     server.run()
+    if held is not None:
+        held.close()
     return 0 if server.started else 1

@@ -87,7 +87,7 @@ def assemble(
 
 def note(w: Walk, seat: int, k: int, *, seed: int, budget: int) -> dict[str, Any]:
     """The coach's note on recorded move ``k`` (made by ``seat``)."""
-    state = w.states[k]
+    state = w.at(k)
     played = str(w.final.history[w.starts[k]][1])
     window = GuardedWindow(state, seat, "the coach")
     a = analyse(window, seat, seed=decision_seed(seed, k), budget=budget)

@@ -34,7 +34,7 @@ def frames_of(w: Walk) -> dict[str, Any]:
         "settings": final.settings.as_dict(),
         "over": final.over,
         "winner": final.winner,
-        "frames": [frame(s) for s in w.states],
+        "frames": [frame(s, start) for s, start in zip(w.states, w.starts, strict=True)],
         "moves": moves,
         "log": {
             "all": [history_entry(e) for e in final.history],
@@ -44,7 +44,9 @@ def frames_of(w: Walk) -> dict[str, Any]:
     }
 
 
-def frame(s: State) -> dict[str, Any]:
+def frame(s: State, history: int) -> dict[str, Any]:
+    """The table ``s`` (a state without its history, `walk.Walk`), every hand open, after
+    ``history`` entries of the log."""
     view = s.view(None)
     for player in view["players"]:
         player["cards"] = sorted(s.hands[player["seat"]])
@@ -54,7 +56,7 @@ def frame(s: State) -> dict[str, Any]:
     }
     if "reserve" in view:  # Reformation: the Treasury Reserve
         out["reserve"] = view["reserve"]
-    out["history"] = len(s.history)
+    out["history"] = history
     if s.phase == "exchange":
         out["drawn"] = sorted(s.drawn)
     return out

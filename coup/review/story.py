@@ -120,9 +120,9 @@ def _hands_before(w: Walk, entry: int) -> list[list[str]]:
     A recorded move starts from a kept state; a forced move (one the engine played) comes
     after a recorded one in the same stretch, so the cards lost since are taken out.
     """
-    state = w.before(entry)
-    hands = [list(h) for h in state.hands]
-    for seat, move, _forced, _draws, _out, _aud in w.final.history[len(state.history) : entry]:
+    k = w.before(entry)
+    hands = [list(h) for h in w.states[k].hands]
+    for seat, move, _forced, _draws, _out, _aud in w.final.history[w.starts[k] : entry]:
         if move.verb == "lose" and move.arg in hands[seat]:
             hands[seat].remove(str(move.arg))
     return [sorted(h) for h in hands]

@@ -1,12 +1,12 @@
 """The HTTP routes for after the game (docs/protocol.md, *After the game*): a finished
 game's replay and story, the coach's notes, the table's scoreboard, and replaying an
 uploaded record. A running game's replay and coach are refused: the hands, the Court and
-the seed stay secret until the end.
+the seed stay secret until the end. Replays are made by the replay process
+(`replay_worker.py`), never on the event loop.
 """
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
@@ -15,21 +15,27 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from coup.review.frames import replay_frames
-from coup.rules import InvalidRecordError, verify
-from coup.server.protocol import ProtocolError
+from coup.server.protocol import ProtocolError, path_number
+from coup.server.replay_job import MAX_RECORD
 from coup.server.table import Table
 
 if TYPE_CHECKING:
     from coup.server.coach import Coach
 
-#: The largest record `POST /api/replay` accepts, in bytes.
-MAX_RECORD = 256 * 1024
-#: Finished games' replays kept in memory (they never change).
+#: Finished games' replays kept in memory (they never change): at most this many ...
 CACHED = 32
+#: ... and at most this many bytes of them.
+CACHED_BYTES = 32 * 1024 * 1024
 
-Body = Callable[[Request, int], Awaitable[dict[str, Any]]]
+Read = Callable[[Request, int], Awaitable[bytes]]
 Find = Callable[[str], Awaitable[Table]]
+
+
+class Replays(Protocol):
+    """The replay process, as these routes see it (`replay_worker.ReplayWorker`)."""
+
+    async def uploaded(self, raw: bytes) -> bytes: ...
+    async def finished(self, record: dict[str, Any], table: str, game: int) -> bytes: ...
 
 
 class Games(Protocol):
@@ -44,43 +50,51 @@ def _error(exc: ProtocolError) -> JSONResponse:
 
 
 def routes(
-    service: Callable[[], Games], coach: Callable[[], Coach], body: Body, find: Find
+    service: Callable[[], Games],
+    coach: Callable[[], Coach],
+    replays: Callable[[], Replays],
+    read: Read,
+    find: Find,
 ) -> list[Route]:
     cache: OrderedDict[tuple[str, int], bytes] = OrderedDict()
 
+    async def game_of(request: Request) -> tuple[Table, int]:
+        """The table and the game number; 404 unless the table has played that game."""
+        table = await find(request.path_params["table"])
+        number = path_number(request.path_params["game"], table.games)
+        if number is None or number < 1:
+            raise ProtocolError("no_game", "no such game at this table", 404)
+        return table, number
+
     async def finished(request: Request) -> tuple[Table, int, dict[str, Any]]:
         """The table, the game number and its record; 404/409 unless it is over."""
-        table = await find(request.path_params["table"])
-        raw = request.path_params["game"]
-        if not raw.isdigit() or not 1 <= int(raw) <= table.games:
-            raise ProtocolError("no_game", "no such game at this table", 404)
-        number = int(raw)
+        table, number = await game_of(request)
         return table, number, await service().record(table, number)
 
     async def game_replay(request: Request) -> Response:
         try:
-            table, number, record = await finished(request)
+            table, number = await game_of(request)
+            key = (table.id, number)
+            data = cache.get(key)  # only a finished game's replay is ever kept
+            if data is None:
+                record = await service().record(table, number)
+                data = await replays().finished(record, table.id, number)
+                cache[key] = data
+                while len(cache) > CACHED or sum(map(len, cache.values())) > CACHED_BYTES:
+                    cache.popitem(last=False)
         except ProtocolError as exc:
             return _error(exc)
-        key = (table.id, number)
-        data = cache.get(key)
-        if data is None:
-            reply = replay_frames(record)
-            reply["table"], reply["game"] = table.id, number
-            data = json.dumps(reply, separators=(",", ":")).encode()
-            cache[key] = data
-            while len(cache) > CACHED:
-                cache.popitem(last=False)
-        cache.move_to_end(key)
+        if key in cache:
+            cache.move_to_end(key)
         return Response(data, media_type="application/json")
 
     async def game_coach(request: Request) -> Response:
         try:
             table, number, record = await finished(request)
-            raw = request.path_params["seat"]
-            if not raw.isdigit() or not 0 <= int(raw) < len(record["players"]):
+            seat = path_number(request.path_params["seat"], len(record["players"]) - 1)
+            if seat is None:
                 raise ProtocolError("bad_seat", "no such seat in this game", 404)
-            status = await coach().ask(table.id, number, int(raw))
+            status = await coach().ask(table.id, number, seat)
         except ProtocolError as exc:
             return _error(exc)
         return JSONResponse(status, 200 if status["status"] == "done" else 202)
@@ -101,21 +115,10 @@ def routes(
 
     async def replay_upload(request: Request) -> Response:
         try:
-            record = await body(request, MAX_RECORD)
-            try:
-                reply = replay_frames(record)
-            except InvalidRecordError as e:
-                raise ProtocolError("bad_record", str(e), 422) from None
-            verified = None
-            if "commitment" in record:
-                ok, why = verify(record)
-                if not ok:
-                    raise ProtocolError("bad_record", f"not verified: {why}", 422)
-                verified = True
+            data = await replays().uploaded(await read(request, MAX_RECORD))
         except ProtocolError as exc:
             return _error(exc)
-        reply["verified"] = verified
-        return JSONResponse(reply)
+        return Response(data, media_type="application/json")
 
     return [
         Route("/api/tables/{table}/games/{game}/replay", game_replay),

@@ -8,29 +8,34 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.routing import Route, WebSocketRoute
 
 from coup import bus as bus_module
 from coup import work
-from coup.server import gc_tuning, invite, wire
+from coup.server import gc_tuning, invite, names, wire
 from coup.server import settings as table_settings
+from coup.server.address_limits import AddressLimits
 from coup.server.after_game import routes as after_game_routes
 from coup.server.coach import Coach
+from coup.server.headers import Hardened
 from coup.server.hub import Hub
+from coup.server.loop_watch import LoopWatch
 from coup.server.messages import SeatReply
-from coup.server.protocol import MAX_HTTP_BODY, Close, ProtocolError, RateLimit
+from coup.server.origin import SameOrigin
+from coup.server.protocol import MAX_HTTP_BODY, Close, ProtocolError, parse_object, path_number
+from coup.server.rate_limits import BUDGETS, Buckets, Budget
+from coup.server.replay_worker import ReplayWorker
 from coup.server.service import TableService
 from coup.server.spectators import CAP as SPECTATOR_CAP
+from coup.server.static_files import StaticFiles
 from coup.server.table import Table
 from coup.server.table_socket import table_socket
 from coup.server.views import table_info
@@ -72,23 +77,6 @@ def _seat_reply(table: Table, seat: int, token: str) -> SeatReply:
     }
 
 
-class _HttpLimits:
-    """A token bucket per client address for the POST endpoints (`rate` 0 = no limit)."""
-
-    def __init__(self, rate: float) -> None:
-        self.rate = rate
-        self.buckets: dict[str, RateLimit] = {}
-
-    def allow(self, request: Request) -> bool:
-        if self.rate <= 0:
-            return True
-        host = request.client.host if request.client else "?"
-        if len(self.buckets) > 10000:
-            self.buckets.clear()
-        bucket = self.buckets.setdefault(host, RateLimit(burst=60, refill=self.rate))
-        return bucket.allow()
-
-
 def create_app(
     db: str = "sqlite:///coup.db",
     bus: str = "memory://",
@@ -96,6 +84,8 @@ def create_app(
     bot_delay: tuple[float, float] = (0.6, 1.5),
     away_seconds: float = 30.0,
     http_rate: float = 2.0,
+    address_limits: bool = True,
+    public_url: str | None = None,
     web_dir: Path | None = None,
     short_collections: bool = False,
     spectators: int = SPECTATOR_CAP,
@@ -104,11 +94,15 @@ def create_app(
     """The app. `workers`: bot worker processes on this machine with the memory bus
     (None: one per core but one); with Redis, `coup worker` processes do the work."""
     web = web_dir or WEB_DIR
+    static = StaticFiles(web)  # read and compressed once, here
     hub = Hub()
-    limits = _HttpLimits(http_rate)
+    budgets = {**BUDGETS, "post": Budget(BUDGETS["post"].burst, http_rate)}
+    limiter = Buckets(budgets) if address_limits else None
     holder: dict[str, TableService] = {}
     coaches: dict[str, Coach] = {}
     pools: dict[str, work.Workers] = {}
+    replays = ReplayWorker()
+    watch = LoopWatch()
 
     def service() -> TableService:
         return holder["service"]
@@ -136,6 +130,9 @@ def create_app(
         )
         holder["service"] = svc
         app.state.service = svc
+        app.state.loop_watch = watch
+        names.forms("")  # the look-alikes' table read now, not in the first request
+        watch.start()
         await svc.start()
         await coaches["coach"].start()
         freezer = None
@@ -149,6 +146,7 @@ def create_app(
                 with contextlib.suppress(asyncio.CancelledError):
                     await freezer
             await coaches["coach"].stop()
+            await replays.stop()
             await svc.stop()
             await the_workers.stop()
             for conns in list(hub.tables.values()):
@@ -157,33 +155,29 @@ def create_app(
                         await conn.ws.close(Close.GOING_AWAY)
             await the_bus.close()
             await store.close()
+            await watch.stop()
 
     async def page(request: Request) -> Response:
-        index = web / "index.html"
-        text = index.read_text(encoding="utf-8") if index.is_file() else PLACEHOLDER
-        # The table's link is its secret: never send it on as a referrer; no framing.
-        headers = {
-            "Referrer-Policy": "no-referrer",
-            "X-Content-Type-Options": "nosniff",
-            "X-Frame-Options": "DENY",
-            "Cache-Control": "no-cache",
-        }
-        return HTMLResponse(text, headers=headers)
+        index = static.page()
+        if index is None:
+            return HTMLResponse(PLACEHOLDER, headers={"Cache-Control": "no-cache"})
+        return static.answer(request, index, "no-cache")  # the rest: `headers.py`
 
     async def service_worker(request: Request) -> Response:
         # Served from the root so that it may cover every page (docs/web.md).
-        path = web / "sw.js"
-        if not path.is_file():
+        worker = static.files.get("sw.js")
+        if worker is None:
             return Response("not found", 404)
-        headers = {"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"}
-        return Response(path.read_bytes(), media_type="text/javascript", headers=headers)
+        answer = static.answer(request, worker, "no-cache")
+        answer.headers["Service-Worker-Allowed"] = "/"
+        return answer
 
     async def table_qr(request: Request) -> Response:
         try:
             table = await find(request.path_params["table"])
         except ProtocolError as exc:
             return _error(exc)
-        link = invite.table_link(str(request.base_url), table.id)
+        link = invite.table_link(public_url or str(request.base_url), table.id)
         headers = {"Cache-Control": "private, max-age=3600", "Referrer-Policy": "no-referrer"}
         return Response(invite.qr_svg(link), media_type="image/svg+xml", headers=headers)
 
@@ -198,24 +192,28 @@ def create_app(
     async def config(request: Request) -> Response:
         return JSONResponse(table_settings.config())
 
-    async def body(request: Request, limit: int = MAX_HTTP_BODY) -> dict[str, Any]:
-        if not limits.allow(request):
-            raise ProtocolError("rate_limited", "too many requests; slow down", 429)
+    async def read(request: Request, limit: int) -> bytes:
+        """A POST's body, at most `limit` bytes (docs/protocol.md: the order of refusals;
+        the rate and the origin were checked at the door: `address_limits.py`,
+        `origin.py`)."""
+        kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if kind != "application/json":
+            raise ProtocolError("bad_content_type", "the body must be application/json", 415)
         length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > limit:
+        if length is not None and path_number(length, limit) is None:
             raise ProtocolError("too_large", f"the body is over {limit} bytes", 413)
-        raw = b""
-        async for chunk in request.stream():  # never hold more than the limit
-            raw += chunk
-            if len(raw) > limit:
-                raise ProtocolError("too_large", f"the body is over {limit} bytes", 413)
+        raw = bytearray()  # (appended to in place: many small chunks cost their bytes)
         try:
-            data = json.loads(raw or b"{}")
-        except (ValueError, RecursionError):
-            raise ProtocolError("bad_json", "the body is not valid JSON") from None
-        if not isinstance(data, dict):
-            raise ProtocolError("bad_json", "the body must be a JSON object")
-        return data
+            async for chunk in request.stream():  # never hold more than the limit
+                raw += chunk
+                if len(raw) > limit:
+                    raise ProtocolError("too_large", f"the body is over {limit} bytes", 413)
+        except ClientDisconnect:  # gone, or closed by the gate for a body too slow
+            raise ProtocolError("timeout", "the body did not come in time", 408) from None
+        return bytes(raw)
+
+    async def body(request: Request) -> dict[str, Any]:
+        return parse_object(await read(request, MAX_HTTP_BODY))
 
     async def find(table_id: str) -> Table:
         table = await service().get(table_id)
@@ -252,10 +250,9 @@ def create_app(
     async def get_record(request: Request) -> Response:
         try:
             table = await find(request.path_params["table"])
-            raw = request.path_params["game"]
-            if not raw.isdigit() or not 1 <= int(raw) <= table.games:
+            number = path_number(request.path_params["game"], table.games)
+            if number is None or number < 1:
                 raise ProtocolError("no_game", "no such game at this table", 404)
-            number = int(raw)
             record = await service().record(table, number)
         except ProtocolError as exc:
             return _error(exc)
@@ -279,8 +276,15 @@ def create_app(
         Route("/api/tables/{table}/seats", join_table, methods=["POST"]),
         Route("/api/tables/{table}/games/{game}/record", get_record),
         Route("/api/tables/{table}/qr.svg", table_qr),
-        *after_game_routes(service, coach, body, find),
+        *after_game_routes(service, coach, lambda: replays, read, find),
         WebSocketRoute("/ws/{table}", table_socket(service)),
-        Mount("/static", StaticFiles(directory=web, check_dir=False), name="static"),
+        Route("/static/v/{version}/{path:path}", static.versioned_file),
+        Route("/static/{path:path}", static.plain_file),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(wire.KeepSend)])
+    middleware = [
+        Middleware(Hardened),
+        Middleware(AddressLimits, limiter=limiter),
+        Middleware(SameOrigin, public_url=public_url),
+        Middleware(wire.KeepSend),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from coup.server.commit import Commit
+from coup.server.names import check_free
 from coup.server.protocol import (
     CHAT_BURST,
     CHAT_RATE,
@@ -18,6 +19,13 @@ from coup.server.protocol import (
 )
 from coup.server.table import WATCHING, Table, chat_line
 from coup.store import SqlStore
+
+#: A spectator's lines from one address: a burst, then this many a second.
+WATCHER_BURST, WATCHER_RATE = 3, 0.5
+#: All the spectators of a table together: a burst, then this many a second.
+WATCHERS_BURST, WATCHERS_RATE = 6, 1.0
+WATCHERS = "watchers:"  # their buckets' keys in `Table.chat_limits` (members are hex)
+MAX_CHAT_LIMITS = 512  # buckets kept per table; past it the spectators' are forgotten
 
 
 class Chat:
@@ -46,18 +54,32 @@ class Chat:
         table.chat.append(chat_line({"id": chat_id, **message}))
         table.version = version
 
-    async def watcher(self, table: Table, name: Any, text: str, limit: RateLimit) -> None:
-        """A spectator's chat line, marked as watching, if the host allows it."""
-        if not table.settings.get("spectator_chat", True):
+    async def watcher(self, table: Table, name: Any, text: str, address: str) -> None:
+        """A spectator's chat line, marked as watching, if the host allows it: not under
+        a seated player's name (nor one that looks like it), at most `WATCHER_BURST` lines
+        then one every `1 / WATCHER_RATE` seconds from one address, and at most
+        `WATCHERS_BURST` then `WATCHERS_RATE` a second from all the table's spectators."""
+        if not table.settings.get("spectator_chat", False):
             raise ProtocolError("chat_off", "the host turned spectator chat off")
         name = clean_name(name)
         text = clean_chat(text)
-        if not limit.allow():
-            raise ProtocolError("rate_limited", "chat: at most one message a second, please")
+        check_free(name, (s.name for s in table.seats if s is not None))
+        if not self._watcher_limit(table, address):
+            raise ProtocolError("rate_limited", "chat: spectators, slow down a little")
         await self.commit(table, lambda: self._post_watcher(table, name, text))
 
+    def _watcher_limit(self, table: Table, address: str) -> bool:
+        limits = table.chat_limits
+        everyone = limits.setdefault(WATCHERS, RateLimit(WATCHERS_BURST, WATCHERS_RATE))
+        key = WATCHERS + address
+        if key not in limits and len(limits) > MAX_CHAT_LIMITS:  # forget the spectators'
+            for old in [k for k in limits if k.startswith(WATCHERS) and k != WATCHERS]:
+                del limits[old]
+        one = limits.setdefault(key, RateLimit(WATCHER_BURST, WATCHER_RATE))
+        return one.allow() and everyone.allow()
+
     async def _post_watcher(self, table: Table, name: str, text: str) -> None:
-        if not table.settings.get("spectator_chat", True):
+        if not table.settings.get("spectator_chat", False):
             raise ProtocolError("chat_off", "the host turned spectator chat off")
         version = table.version + 1
         stored = {"seat": WATCHING, "name": name, "text": text, "at": now_ms()}

@@ -24,7 +24,7 @@ from coup.server.messages import (
     RemoveMessage,
     SettingsMessage,
 )
-from coup.server.protocol import Message, ProtocolError, RateLimit, now_ms
+from coup.server.protocol import Message, ProtocolError, now_ms
 from coup.server.table import Table
 
 Who = Literal["anyone", "seated", "host"]
@@ -39,7 +39,7 @@ class Door(Protocol):
     async def disconnect(self, table: Table, conn: Connection) -> None: ...
     async def play(self, table: Table, member: str, move: str, version: int) -> None: ...
     async def chat(self, table: Table, member: str, text: str) -> None: ...
-    async def watcher_chat(self, table: Table, name: Any, text: str, limit: RateLimit) -> None: ...
+    async def watcher_chat(self, table: Table, name: Any, text: str, address: str) -> None: ...
     async def leave(self, table: Table, member: str) -> None: ...
     async def take_back(self, table: Table, member: str) -> None: ...
     async def start_game(self, table: Table, *, rematch: bool = False) -> None: ...
@@ -81,7 +81,7 @@ async def _ping(s: Sender, f: Any) -> None:
 
 async def _chat(s: Sender, f: ChatMessage) -> None:
     if s.member is None:
-        await s.door.watcher_chat(s.table, f.get("name"), f["text"], s.conn.chat_limit)
+        await s.door.watcher_chat(s.table, f.get("name"), f["text"], s.conn.address)
     else:
         await s.door.chat(s.table, s.member, f["text"])
 

@@ -17,14 +17,17 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from coup.server import wire
-from coup.server.protocol import CHAT_BURST, CHAT_RATE, RateLimit, dumps
+from coup.server.protocol import dumps
 
 MAX_QUEUED = 64  # errors and pongs waiting for a slow client (views never queue up)
 
 
 class Connection:
-    def __init__(self, ws: WebSocket, table_id: str, member: str | None) -> None:
+    def __init__(
+        self, ws: WebSocket, table_id: str, member: str | None, address: str = "?"
+    ) -> None:
         self.ws = ws
+        self.address = address  # the client's address key (`addresses.client_key`)
         self.table_id = table_id
         self.member = member
         self._queue: deque[str] = deque()
@@ -35,7 +38,6 @@ class Connection:
         self._sending = False  # the pump is in a send (it may be waiting for the socket)
         self._write = wire.direct_writer(getattr(ws, "scope", {}))  # (tests pass fakes)
         self.sent = 0
-        self.chat_limit = RateLimit(CHAT_BURST, CHAT_RATE)  # a spectator's chat lines
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._pump())

@@ -69,6 +69,32 @@ def dumps(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def path_number(raw: str, most: int) -> int | None:
+    """A number in a path (or a header): ASCII digits only ("²" and "٣" are digits to
+    `str.isdigit`, not to `int`), 0 to `most`; None for anything else, however long."""
+    if not (raw and raw.isascii() and raw.isdigit()):
+        return None
+    digits = raw.lstrip("0") or "0"
+    if len(digits) > len(str(most)):
+        return None
+    number = int(digits)
+    return number if number <= most else None
+
+
+def parse_object(raw: bytes) -> dict[str, Any]:
+    """An HTTP body as a JSON object (`bad_json` otherwise; an empty body is `{}`)."""
+    try:
+        try:
+            data = orjson.loads(raw or b"{}")
+        except orjson.JSONDecodeError:  # what the json module takes beyond strict JSON
+            data = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise ProtocolError("bad_json", "the body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", "the body must be a JSON object")
+    return data
+
+
 def now_ms() -> int:
     return int(time.time() * 1000)
 
@@ -176,13 +202,19 @@ SPACES = frozenset(
 # Line breaks: in chat each becomes "\n" (CR LF counts as one).
 LINE_BREAKS = frozenset("\n\v\f\r\x85\u2028\u2029")
 _REFUSED = ("Cc", "Cs", "Co", "Cn")  # control, surrogate, private use, unassigned
+# Format characters (Cf) are invisible: a name of them, or padded with them, looks like
+# another. Only the joiners stay (ZWNJ and ZWJ: Persian and emoji need them).
+JOINERS = frozenset("\u200c\u200d")
+# Characters that draw as nothing though they are letters or symbols (Hangul fillers,
+# the blank Braille pattern).
+FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 def clean_name(value: Any) -> str:
     """A name as shown (docs/protocol.md, *Names and chat text*): every White_Space
     character is a space, runs of them one space, none at the ends; then 1-24 code
     points, no other control character, surrogate, private-use or unassigned code
-    point, no bidirectional control."""
+    point, no bidirectional control, no format character but ZWNJ and ZWJ, no filler."""
     if not isinstance(value, str):
         raise ProtocolError("bad_name", "a name must be a string")
     name = "".join(" " if ch in SPACES else ch for ch in value)
@@ -193,6 +225,10 @@ def clean_name(value: Any) -> str:
         raise ProtocolError("bad_name", f"a name may have at most {NAME_MAX} characters")
     if any(unicodedata.category(ch) in _REFUSED or ch in BIDI for ch in name):
         raise ProtocolError("bad_name", "a name may not contain control characters")
+    if any(
+        (unicodedata.category(ch) == "Cf" and ch not in JOINERS) or ch in FILLERS for ch in name
+    ):
+        raise ProtocolError("bad_name", "a name may not contain invisible characters")
     return name
 
 

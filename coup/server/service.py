@@ -38,10 +38,11 @@ from coup.server.dealer import Dealer
 from coup.server.hub import Connection, Hub
 from coup.server.lobby import Lobby
 from coup.server.presence import Presence
-from coup.server.protocol import ProtocolError, RateLimit, clean_name, dumps, now_ms
+from coup.server.protocol import ProtocolError, clean_name, dumps, now_ms
 from coup.server.spectators import CAP as SPECTATOR_CAP
 from coup.server.spectators import Spectators
 from coup.server.table import Table
+from coup.server.table_expiry import TableExpiry
 from coup.server.tables import Tables
 from coup.server.this_process import ThisProcess
 from coup.server.timers import Timing
@@ -83,6 +84,7 @@ class TableService:
         self.lobby = Lobby(store, commit, timing)
         self.talk = Chat(store, commit)
         self.presence = Presence(store, commit, self.catchup, self.tables, self.here, timing)
+        self.expiry = TableExpiry(store, held)
         self._loops: list[asyncio.Task[None]] = []
 
     # ---- lifecycle ------------------------------------------------------------------
@@ -101,6 +103,7 @@ class TableService:
         self._loops = [
             asyncio.create_task(self.tables.sweep()),
             asyncio.create_task(self.presence.heartbeats()),
+            asyncio.create_task(self.expiry.run()),
         ]
         await self.clock.start(self.tables, self.dealer)
 
@@ -199,9 +202,10 @@ class TableService:
         """A seated player's chat line (`chat.py`)."""
         await self.talk.player(table, member, text)
 
-    async def watcher_chat(self, table: Table, name: Any, text: str, limit: RateLimit) -> None:
-        """A spectator's chat line, marked as watching, if the host allows it (`chat.py`)."""
-        await self.talk.watcher(table, name, text, limit)
+    async def watcher_chat(self, table: Table, name: Any, text: str, address: str) -> None:
+        """A spectator's chat line, marked as watching, if the host allows it (`chat.py`);
+        `address` the client's address key (spectators' lines are limited by it)."""
+        await self.talk.watcher(table, name, text, address)
 
     async def leave(self, table: Table, member: str) -> None:
         """A player gives up their seat; during a game a bot plays it to the end."""

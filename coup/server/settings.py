@@ -21,7 +21,7 @@ DEFAULTS: dict[str, Any] = {
     "turn_timer": 0,
     "reaction_timer": 15,
     "bot_level": "easy",
-    "spectator_chat": True,
+    "spectator_chat": False,
 }
 
 

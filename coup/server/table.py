@@ -18,6 +18,7 @@ from coup.rules import State
 from coup.server import settings as table_settings
 from coup.server.history_texts import HistoryTexts
 from coup.server.messages import ChatLine, HandoffEntry, TimeoutEntry
+from coup.server.names import alike, check_free
 from coup.server.protocol import CHAT_KEEP, ProtocolError, RateLimit
 from coup.server.remote_spectators import RemoteSpectators
 
@@ -280,6 +281,7 @@ class Table:
                 raise ProtocolError("table_full", "every seat is taken", 409)
             seat = free[0]
         self._empty(seat)
+        check_free(name, (s.name for s in self.seats if s is not None))
         token = new_token()
         self.seats[seat] = Seat(secrets.token_hex(8), name, "human", None, token_hash(token), host)
         return seat, token
@@ -294,9 +296,9 @@ class Table:
         if personality is not None and personality not in table_settings.personalities():
             raise ProtocolError("bad_personality", f"no bot personality {personality[:16]!r}")
         self._empty(seat)
-        used = {s.name for s in self.seats if s is not None}
+        used = [s.name for s in self.seats if s is not None]
         k = 1
-        while f"Bot {k}" in used:
+        while any(alike(f"Bot {k}", name) for name in used):
             k += 1
         self.seats[seat] = Seat(
             secrets.token_hex(8), f"Bot {k}", "bot", level, personality=personality

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from coup.server.addresses import client_key
 from coup.server.handlers import Door, handle
 from coup.server.hub import Connection
 from coup.server.protocol import (
@@ -42,7 +43,8 @@ def table_socket(service: Callable[[], Door]) -> Callable[[WebSocket], Awaitable
         member = await _hello(ws, table)
         if member is False:
             return
-        conn = Connection(ws, table.id, member if isinstance(member, str) else None)
+        seat_member = member if isinstance(member, str) else None
+        conn = Connection(ws, table.id, seat_member, client_key(ws.scope))
         try:
             await door.admit(table, conn)
         except ProtocolError as exc:  # spectators_full

@@ -16,6 +16,14 @@ from coup.store import SqlStore
 IDLE_EVICT = 600.0  # seconds
 
 
+class _Loading:
+    """A table being read from the store: one reader at a time, the others wait for it."""
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+
 class Tables:
     def __init__(
         self,
@@ -30,7 +38,7 @@ class Tables:
         self.catchup = catchup
         self.hub = hub
         self.loaded = loaded  # a table was read from the store: its clock is armed
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._loading: dict[str, _Loading] = {}
 
     def add(self, table: Table) -> None:
         table.touched = time.monotonic()
@@ -45,17 +53,22 @@ class Tables:
         if table is None:
             if len(table_id) > 64:
                 return None
-            lock = self._loading.setdefault(table_id, asyncio.Lock())
-            async with lock:
-                table = self.held.get(table_id)
-                if table is None:
-                    data = await self.store.load_table(table_id)
-                    if data is None:
-                        return None
-                    table = self.catchup.build(data)
-                    self.held[table_id] = table
-                    self.loaded(table)
-            self._loading.pop(table_id, None)
+            loading = self._loading.setdefault(table_id, _Loading())
+            loading.users += 1
+            try:
+                async with loading.lock:
+                    table = self.held.get(table_id)
+                    if table is None:
+                        data = await self.store.load_table(table_id)
+                        if data is None:
+                            return None
+                        table = self.catchup.build(data)
+                        self.held[table_id] = table
+                        self.loaded(table)
+            finally:  # also when there was no such table: a lookup leaves nothing behind
+                loading.users -= 1
+                if not loading.users:
+                    del self._loading[table_id]
         table.touched = time.monotonic()
         if self.store.shared:
             await self.catchup.refresh(table, extras=not loaded)

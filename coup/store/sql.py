@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from coup.store import analyses, migrate, postgres_move, sqlite_move
 from coup.store import schema as s
+from coup.store.expiry import CHAT_STORED, trim_chat
 from coup.store.sqlite_thread import SqliteThread
 
 Row = dict[str, Any]
@@ -309,6 +310,7 @@ class SqlStore:
                 insert(s.chat).values(**message, table_id=table_id).returning(s.chat.c.id)
             )
             chat_id = int(result.scalar_one())
+            trim_chat(conn, table_id, CHAT_STORED)
             self._bump(conn, table_id, version)
             return chat_id
 

@@ -133,7 +133,8 @@ def outside(box: dict[str, Any]) -> list[str]:
 def axe(page: Page) -> list[str]:
     """Serious and critical accessibility violations axe-core finds on the page now."""
     if not page.evaluate("() => Boolean(window.axe)"):
-        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+        # evaluated, not added as a script tag: the page's CSP refuses inline scripts
+        page.evaluate(AXE.read_text(encoding="utf-8") + "\n;undefined")
     found = page.evaluate(
         """async () => {
           // Not the passing overlays: an announcement or a flying coin caught mid-fade

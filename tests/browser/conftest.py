@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ class ServerProcess(process.ServerProcess):
     def __init__(self, folder: Path) -> None:
         db = f"sqlite:///{folder / 'coup.db'}"
         super().__init__(
-            db, "--bot-delay", "0.05,0.15", "--http-rate", "0", log=folder / "server.log"
+            db, "--bot-delay", "0.05,0.15", "--no-address-limits", log=folder / "server.log"
         )
 
 
@@ -64,7 +65,44 @@ def browser(server: str) -> Iterator[object]:
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        watched = PolicyWatch(b)
         try:
-            yield b
+            yield watched
         finally:
             b.close()
+        assert not watched.violations, watched.violations[:10]
+
+
+class PolicyWatch:
+    """The browser, with every page of every test watched for what the page's Content
+    Security Policy refused (the console says "Refused to ..." and names the policy):
+    no screen may have any (docs/web.md)."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+        self.violations: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+    def _watch_page(self, page: Any) -> None:
+        def heard(message: Any) -> None:
+            text = message.text
+            if "Content Security Policy" in text or "Refused to" in text:
+                self.violations.append(f"{page.url}: {text}")
+
+        page.on("console", heard)
+
+    def _watch(self, context: Any) -> Any:
+        context.on("page", self._watch_page)
+        for page in context.pages:
+            self._watch_page(page)
+        return context
+
+    def new_context(self, *args: Any, **kwargs: Any) -> Any:
+        return self._watch(self._browser.new_context(*args, **kwargs))
+
+    def new_page(self, *args: Any, **kwargs: Any) -> Any:
+        page = self._browser.new_page(*args, **kwargs)
+        self._watch_page(page)
+        return page

@@ -48,7 +48,10 @@ def test_hand_over_take_back_leave_and_spectator_chat(browser: Any, server: str)
     )
     assert guest.locator("#take-back").count() == 0
 
-    # A spectator chats, marked as watching; the host turns it off.
+    # The host lets spectators chat (off by default); one chats, marked as watching; the
+    # host turns it off again.
+    host.check("#spectator-chat")
+    watcher.wait_for_selector(".chat-form input[name=chat]:not([disabled])")
     watcher.fill("#chat-name", "Dara")
     watcher.fill(".chat-form input[name=chat]", "good luck!")
     watcher.press(".chat-form input[name=chat]", "Enter")

@@ -28,7 +28,7 @@ def test_persian_page_is_right_to_left_and_switchable(browser: Any, server: str)
     page.click("#rules-close")
     # Switch to English: left-to-right at once, and remembered after a reload.
     page.select_option("#lang-select", "en")
-    page.wait_for_function("document.documentElement.dir === 'ltr'")
+    page.wait_for_function("() => document.documentElement.dir === 'ltr'")
     assert page.inner_text("#rules-button") == "Rules"
     page.reload()
     page.wait_for_selector("#create")

@@ -38,7 +38,10 @@ def test_manifest_service_worker_and_offline_screen(browser: Any, server: str) -
           return keys;
         }"""
     )
-    assert "/static/js/app.js" in cached and "/" in cached
+    # the versioned names the page itself uses (coup/server/static_files.py)
+    script = page.locator('script[type="module"]').get_attribute("src") or ""
+    assert script.startswith("/static/v/") and script.endswith("/js/app.js")
+    assert script in cached and "/" in cached
     assert not [k for k in cached if k.startswith(("/api/", "/ws/", "/t/"))]
 
     context.set_offline(True)

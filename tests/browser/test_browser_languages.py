@@ -69,7 +69,7 @@ def test_a_phone_shows_the_language_as_its_code_never_cut(browser: Any, server: 
         assert box["x"] + box["width"] <= width
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.select_option("#lang-select", "fa")
-        page.wait_for_function("document.documentElement.dir === 'rtl'")
+        page.wait_for_function("() => document.documentElement.dir === 'rtl'")
         assert code.inner_text().startswith("FA")
         ctx.close()
     desktop = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")

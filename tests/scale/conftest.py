@@ -53,7 +53,7 @@ class Server(ServerProcess):
     """One `coup serve` on the shared database and bus; `kill()` is a kill -9."""
 
     def __init__(self, db: str, bus: str, log: Path, *args: str) -> None:
-        super().__init__(db, "--http-rate", "0", *args, bus=bus, log=log)
+        super().__init__(db, "--no-address-limits", *args, bus=bus, log=log)
 
 
 @pytest.fixture(scope="session")

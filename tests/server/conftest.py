@@ -3,22 +3,28 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
+from coup.bus.memory import MemoryBus
+from coup.server.hub import Hub
+from coup.server.service import TableService
+from coup.store import open_store
 from tools.load import process
 
 
 class ServerProcess(process.ServerProcess):
-    """`coup serve` with instant bots and no limit on table creations and joins per
-    address (a session's tests make more tables than a person would: on a quiet machine
-    they ran through the burst of 60 and got 429); `kill()` is a kill -9, `start()` starts
-    it again. Later arguments win, so a test may pass its own `--http-rate`."""
+    """`coup serve` with instant bots and, unless `limits`, no limit per address (a
+    session's tests make more tables and sockets from one address than a person would: on
+    a quiet machine they ran through the burst of 60 and got 429); `kill()` is a kill -9,
+    `start()` starts it again. Later arguments win, so a test may pass its own
+    `--http-rate`."""
 
-    def __init__(self, db: str, *args: str, log: Path | None = None) -> None:
-        super().__init__(db, "--bot-delay", "0", "--http-rate", "0", *args, log=log)
+    def __init__(self, db: str, *args: str, log: Path | None = None, limits: bool = False) -> None:
+        ours = ("--bot-delay", "0") if limits else ("--bot-delay", "0", "--no-address-limits")
+        super().__init__(db, *ours, *args, log=log)
 
 
 @pytest.fixture(scope="session")
@@ -44,3 +50,14 @@ def postgres_url() -> str:
 def server_process() -> type[ServerProcess]:
     """The ServerProcess class, for tests that start (and kill) their own servers."""
     return ServerProcess
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[TableService]:
+    """The table service in this process, on an SQLite file `svc.db` in `tmp_path`."""
+    store = await open_store(f"sqlite:///{tmp_path / 'svc.db'}")
+    svc = TableService(store, MemoryBus(), Hub(), bot_delay=(0, 0))
+    await svc.start()
+    yield svc
+    await svc.stop()
+    await store.close()

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import websockets
 
 from coup.server.protocol import HELLO_TIMEOUT
@@ -16,7 +17,9 @@ from tools.load.client import SeatClient, create_table
 
 
 async def _game(base: str) -> tuple[SeatClient, SeatClient, str]:
-    made = await create_table(base, "Mahshid", {"seats": 3, "reaction_timer": 0})
+    made = await create_table(
+        base, "Mahshid", {"seats": 3, "reaction_timer": 0, "spectator_chat": True}
+    )
     host = await SeatClient(base, made["table"], made["token"]).connect()
     watcher = await SeatClient(base, made["table"]).connect()
     await host.send("add_bot", seat=1)
@@ -148,7 +151,9 @@ async def _close_code(url: str, frames: list[str]) -> int | None:
 
 async def test_http_bad_input(base: str) -> None:
     async with httpx.AsyncClient(base_url=base) as http:
-        r = await http.post("/api/tables", content=b"{not json")
+        r = await http.post(
+            "/api/tables", content=b"{not json", headers={"content-type": "application/json"}
+        )
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
         r = await http.post("/api/tables", json={"name": "x" * 10000})
         assert r.status_code == 413
@@ -157,7 +162,9 @@ async def test_http_bad_input(base: str) -> None:
             for _ in range(100):
                 yield b" " * 1000
 
-        r = await http.post("/api/tables", content=chunks())
+        r = await http.post(
+            "/api/tables", content=chunks(), headers={"content-type": "application/json"}
+        )
         assert r.status_code == 413
         r = await http.post("/api/tables", json={"name": "A", "extra": 1})
         assert r.json()["error"]["code"] == "bad_message"
@@ -167,7 +174,9 @@ async def test_http_bad_input(base: str) -> None:
         assert r.json()["error"]["code"] == "bad_name"
         r = await http.post("/api/tables", json={"name": "مه\u200cشید"})  # ZWNJ is fine
         assert r.status_code == 201
-        r = await http.post("/api/tables", content=b"[" * 8000)
+        r = await http.post(
+            "/api/tables", content=b"[" * 8000, headers={"content-type": "application/json"}
+        )
         assert r.json()["error"]["code"] == "bad_json"
         r = await http.post("/api/tables", json={"name": "A", "settings": {"seats": 1}})
         assert r.json()["error"]["code"] == "bad_settings"
@@ -185,7 +194,7 @@ async def test_http_bad_input(base: str) -> None:
 async def test_http_rate_limit_per_address(tmp_path: Path, server_process: Any) -> None:
     """A burst of 60 table creations or joins from one address, then 429 `rate_limited`
     with an error body, and nothing made (docs/protocol.md, Errors over HTTP)."""
-    proc = server_process(f"sqlite:///{tmp_path / 'coup.db'}", "--http-rate", "0.01")
+    proc = server_process(f"sqlite:///{tmp_path / 'coup.db'}", "--http-rate", "0.01", limits=True)
     proc.start()
     try:
         async with httpx.AsyncClient(base_url=proc.base) as http:
@@ -200,3 +209,25 @@ async def test_http_rate_limit_per_address(tmp_path: Path, server_process: Any) 
             assert [s for s in seats if s] == [seats[0]]  # the refused join took no seat
     finally:
         proc.stop()
+
+
+async def test_numbers_in_paths_are_ascii_digits_or_no_game(base: str) -> None:
+    """ "²" and "٣" are digits to `str.isdigit`, 5,000 digits are too many for `int`: each
+    is an unknown game (or seat) with its error body, never a server error."""
+    made = await create_table(base, "Mahshid", None)
+    table = made["table"]
+    async with httpx.AsyncClient(base_url=f"{base}/api/tables/{table}/games") as http:
+        for bad in ("²", "٣", "1" * 5000, "-1", "1.0", "0", "+1", "١"):
+            for path in (f"/{bad}/record", f"/{bad}/replay", f"/{bad}/coach", f"/{bad}/coach/0"):
+                r = await http.get(path)
+                assert r.status_code == 404 and r.json()["error"]["code"] == "no_game", path
+
+
+async def test_invalid_utf8_in_a_text_frame_is_refused_quietly(base: str) -> None:
+    made = await create_table(base, "Mahshid", None)
+    url = base.replace("http", "ws") + f"/ws/{made['table']}"
+    async with websockets.connect(url) as ws:
+        await ws.send(b'{"type": "hello", "name": "\xff\xfe"}', text=True)
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await ws.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007

@@ -188,7 +188,7 @@ async def test_reconnect_and_second_device(base: str) -> None:
 
 
 async def test_full_table_running_game_and_leaving(base: str) -> None:
-    made = await create_table(base, "Mahshid", {"seats": 2, "draft": False})
+    made = await create_table(base, "Mahshid", {"seats": 2, "draft": False, "spectator_chat": True})
     table = made["table"]
     host = await SeatClient(base, table, made["token"]).connect()
     guest_seat = await join_table(base, table, "Sepideh")

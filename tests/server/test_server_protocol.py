@@ -68,7 +68,11 @@ async def test_a_name_s_spaces_and_line_breaks_become_one_space(
 )  # fmt: skip
 async def test_other_control_characters_and_long_names_are_refused(base: str, sent: str) -> None:
     async with httpx.AsyncClient(base_url=base) as http:
-        r = await http.post("/api/tables", content=json.dumps({"name": sent}))  # as \uXXXX
+        r = await http.post(
+            "/api/tables",
+            content=json.dumps({"name": sent}),
+            headers={"content-type": "application/json"},
+        )  # as \uXXXX
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_name"
 
 
@@ -139,7 +143,9 @@ async def test_http_answers_as_documented(base: str) -> None:
         ]
         for path, body, status, code in cases:
             if isinstance(body, bytes):
-                r = await http.post(path, content=body)
+                r = await http.post(
+                    path, content=body, headers={"content-type": "application/json"}
+                )
             else:
                 r = await http.post(path, json=body)
             assert (r.status_code, r.json()["error"]["code"]) == (status, code), (path, body)

@@ -125,9 +125,13 @@ async def test_an_uploaded_record_is_replayed_or_refused_with_the_replay_reason(
         assert r.status_code == 422
         assert r.json()["error"]["message"] == replay_reason(wrong)
 
-        r = await http.post("/api/replay", content=b"[1, 2]")
+        r = await http.post(
+            "/api/replay", content=b"[1, 2]", headers={"content-type": "application/json"}
+        )
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
-        r = await http.post("/api/replay", content=b"{not json")
+        r = await http.post(
+            "/api/replay", content=b"{not json", headers={"content-type": "application/json"}
+        )
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
         big = {**golden(), "padding": "x" * MAX_RECORD}
         r = await http.post("/api/replay", json=big)

@@ -160,11 +160,19 @@ def test_a_left_seat_is_free_at_the_next_start() -> None:
     assert [s.member for s in taken] == ["a", "c", "d"]
 
 
-async def test_spectators_chat_unless_the_host_turns_it_off(base: str) -> None:
+async def test_spectators_chat_when_the_host_turns_it_on(base: str) -> None:
     table, host, guest = await _two_players(base)
     watcher = await SeatClient(base, table).connect()
-    await watcher.wait(lambda v: True)
+    view = await watcher.wait(lambda v: True)
+    assert view["table"]["settings"]["spectator_chat"] is False  # off by default
+    assert (await watcher.refused("chat", text="hi", name="Dara"))["code"] == "chat_off"
+    await host.send("settings", settings={"spectator_chat": True})
+    await watcher.wait(lambda v: v["table"]["settings"]["spectator_chat"] is True)
     assert (await watcher.refused("chat", text="hi"))["code"] == "bad_name"
+    for taken in ("Mahshid", "ＭＡＨＳＨＩＤ", "Sepideh", "Bot 1", "Bot l"):  # seated names, alike
+        assert (await watcher.refused("chat", text="hi", name=taken))["code"] == "name_taken"
+    for hidden in ("Da\u200bra", "\u3164", "Dara\U000e0041", "\u2800"):
+        assert (await watcher.refused("chat", text="hi", name=hidden))["code"] == "bad_name"
     assert (await watcher.refused("chat", text="hi", name="  "))["code"] == "bad_name"
     await watcher.send("chat", text="salam!", name="Dara")
     view = await host.wait(lambda v: any(c["text"] == "salam!" for c in v["chat"]))

@@ -6,30 +6,16 @@ import asyncio
 import json
 import random
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 import coup
 from coup.bots.window import GuardedWindow
-from coup.bus.memory import MemoryBus
-from coup.server.hub import Connection, Hub
+from coup.server.hub import Connection
 from coup.server.protocol import ProtocolError
 from coup.server.service import TableService
 from coup.server.settings import REACTION_PHASES
 from coup.server.timers import default_move
-from coup.store import open_store
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    store = await open_store(f"sqlite:///{tmp_path / 'svc.db'}")
-    svc = TableService(store, MemoryBus(), Hub(), bot_delay=(0, 0))
-    await svc.start()
-    yield svc
-    await svc.stop()
-    await store.close()
 
 
 async def test_idle_tables_leave_memory_and_come_back(service: TableService) -> None:
@@ -187,3 +173,11 @@ async def test_bots_of_every_level_finish_a_game(
         await asyncio.sleep(0.005)
     assert table.run is not None and table.run.state.over
     assert not [r for r in caplog.records if r.levelname in ("WARNING", "ERROR")]
+
+
+async def test_lookups_of_missing_tables_leave_nothing_behind(service: TableService) -> None:
+    table, _, _ = await service.create("Mahshid", None)
+    ids = [f"missing{i:05d}" for i in range(300)]
+    found = await asyncio.gather(*(service.get(t) for t in ids + [table.id] * 3 + ids))
+    assert found[300:303] == [table] * 3 and found.count(None) == 600
+    assert service.tables._loading == {} and set(service.tables.held) == {table.id}

@@ -131,8 +131,7 @@ class Fleet:
         self.servers = [
             ServerProcess(
                 self.db_url,
-                "--http-rate",
-                "0",
+                "--no-address-limits",
                 *self.args,
                 bus=bus,
                 log=self.workdir / f"server{i}.log",

@@ -6,7 +6,9 @@ and send, one at a time, messages that must be refused: broken JSON, binary and 
 frames, unknown types and fields, wrong field types, notation that is no move, moves out
 of turn and with stale versions, wrong tokens, wrong tables, host-only requests from
 guests, chat too long or empty, a second hello, spectators trying to play; and over HTTP:
-broken and oversized bodies, bad names and settings, unknown tables and games.
+broken and oversized bodies, bad names and settings, unknown tables and games, replay
+uploads over their bounds or that do not replay, numbers in paths that are no game ("²",
+5,000 digits), POSTs that are not JSON or come from another site.
 
 Each must be answered with an `error` (echoing its `id` when it had one), a close with the
 documented code, or an HTTP 4xx with an error body. At the end the tool checks the server
@@ -17,6 +19,7 @@ players were shown last.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import random
 import secrets
@@ -28,7 +31,9 @@ import httpx
 import websockets
 
 import coup
+from coup.server.replay_job import MAX_REPLAY_MOVES
 from tools.load.client import SeatClient, create_table, join_table
+from tools.load.long_games import long_record
 
 NEVER_LEGAL = ["coup 9", "steal 7", "keep duke duke duke duke", "lose nobody", "block banker"]
 MAYBE = ["income", "tax", "foreign_aid", "pass", "challenge", "block duke", "exchange"]
@@ -252,9 +257,22 @@ async def _answer(ws: Any, timeout: float = 15.0, *, view: bool = False) -> tupl
         return ("close", code)
 
 
+#: Numbers in paths that are no game: digits to `str.isdigit` only, too many digits.
+BAD_NUMBERS = ["²", "٣", "١", "1" * 5000, "-1", "1.0", "0"]
+
+
+@functools.cache
+def _records() -> tuple[bytes, bytes]:
+    """Uploads a replay refuses: one move over its bound, a name over 24 characters."""
+    longer = long_record(MAX_REPLAY_MOVES + 1)
+    wide = {**long_record(40, 3), "players": ["x" * 30_000] * 3}
+    return json.dumps(longer).encode(), json.dumps(wide).encode()
+
+
 async def _http_one(http: httpx.AsyncClient, site: Site, rng: random.Random, tally: Tally) -> None:
-    k = rng.randrange(9)
+    k = rng.randrange(13)
     t = site.table
+    json_body = {"content-type": "application/json"}
     if k == 0:
         r = await http.post("/api/tables", content=b"{not json", headers={"content-type": "x"})
     elif k == 1:
@@ -271,11 +289,24 @@ async def _http_one(http: httpx.AsyncClient, site: Site, rng: random.Random, tal
         r = await http.get(f"/api/tables/{t}/games/999/record")
     elif k == 7:
         r = await http.get(f"/api/tables/{'x' * 300}")
+    elif k == 9:  # the replay: records over its bounds (too many moves, names too long)
+        r = await http.post("/api/replay", content=rng.choice(_records()), headers=json_body)
+    elif k == 10:  # the replay: a record that does not replay, a body that is no record
+        body = rng.choice([b'{"format": "coup-record/1", "players": ["A"]}', b"[1]", b"{"])
+        r = await http.post("/api/replay", content=body, headers=json_body)
+    elif k == 11:  # numbers in paths that are no game
+        where = rng.choice(["record", "replay", "coach", "coach/0"])
+        r = await http.get(f"/api/tables/{t}/games/{rng.choice(BAD_NUMBERS)}/{where}")
+    elif k == 12:  # a POST that is not JSON, or from another site
+        wrong = rng.choice(
+            [{"content-type": "text/plain"}, {**json_body, "origin": "https://x.example"}]
+        )
+        r = await http.post("/api/tables", content=b'{"name": "E"}', headers=wrong)
     else:
         r = await http.post(f"/api/tables/{t}/seats", json={"name": "D\x00", "extra": [1]})
     tally.sent += 1
     tally.http[r.status_code] = tally.http.get(r.status_code, 0) + 1
-    ok = 400 <= r.status_code < 500
+    ok = 400 <= r.status_code < 500 or r.status_code == 503  # 503 busy: replays queued
     try:
         ok = ok and "code" in r.json()["error"]
     except (ValueError, KeyError, TypeError):

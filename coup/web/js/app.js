@@ -16,6 +16,8 @@ import { play, setSound, soundOn } from "./sound.js";
 import { chatPanel, renderTable, tickCountdown } from "./table.js";
 
 const screen = document.getElementById("screen");
+// The after-game screens' styles load without holding up the first paint (index.html).
+document.getElementById("later-css")?.setAttribute("media", "all");
 
 const app = {
   config: FALLBACK_CONFIG,
@@ -381,11 +383,13 @@ function setupChrome() {
 }
 
 async function main() {
+  const config = api("GET", "/api/config"); // asked at once, while the catalogs load
+  config.catch(() => { /* answered below */ });
   await setLanguage(pickLanguage());
   setupChrome();
   document.title = t("app.name");
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => { /* http or private mode */ });
-  try { app.config = { ...FALLBACK_CONFIG, ...(await api("GET", "/api/config")) }; } catch (err) {
+  try { app.config = { ...FALLBACK_CONFIG, ...(await config) }; } catch (err) {
     if (err.code === "network" || !navigator.onLine) { showOffline(); return; }
   }
   await route();

@@ -46,7 +46,7 @@ export function renderLobby(root, app) {
   const rows = table.seats.map((s, i) => seatRow(app, s, i, { seated, host, table }));
   const seatList = h("ol", { class: "lobby-seats" }, ...rows);
 
-  const settingsBox = h("div", { class: "lobby-settings" }, h("h3", { text: t("lobby.settings") }));
+  const settingsBox = h("div", { class: "lobby-settings" }, h("h2", { class: "sub", text: t("lobby.settings") }));
   if (host) {
     const form = settingsForm(app.config, table.settings, {
       onChange: () => app.send({ type: "settings", settings: form.read() }),
@@ -75,7 +75,7 @@ export function renderLobby(root, app) {
       h("h1", { text: t("lobby.title") }),
       h("span", { class: "lobby-status", text: t(`lobby.status.${table.status}`) })),
     share, who,
-    h("h3", { text: t("lobby.seats", { taken: num(taken), total: num(table.seats.length) }) }),
+    h("h2", { class: "sub", text: t("lobby.seats", { taken: num(taken), total: num(table.seats.length) }) }),
     seatList, actions, scoreboardBox(table.id, `${table.game}-${table.status}`), pastGames(table, app.go));
   clear(root).append(h("div", { class: "lobby-layout" }, main, settingsBox, app.chatPanel()));
 }

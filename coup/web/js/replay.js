@@ -31,7 +31,8 @@ export async function openReplay(root, app, tableId, game) {
   try {
     data = await api("GET", `/api/tables/${encodeURIComponent(tableId)}/games/${game}/replay`);
   } catch (err) {
-    const key = err.code === "game_running" ? "review.not_over" : err.code === "no_game" || err.code === "no_table" ? "review.missing" : "error.network";
+    const key = err.code === "game_running" ? "review.not_over" : err.code === "no_game" || err.code === "no_table" ? "review.missing"
+      : err.code === "too_long" || err.code === "busy" ? `error.${err.code}` : "error.network";
     clear(root).append(h("div", { class: "panel-card replay-refused", id: "replay-refused" },
       h("p", { text: t(key) }),
       h("a", { class: "btn", href: `/t/${tableId}`, onclick: (e) => { e.preventDefault(); app.go(`/t/${tableId}`); }, text: t("review.back_to_table") })));
