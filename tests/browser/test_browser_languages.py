@@ -112,7 +112,7 @@ def test_a_first_visit_speaks_the_browsers_language_then_keeps_the_choice(
     page = _home(browser, server, "pt-BR")
     ctx = page.context
     page.select_option("#lang-select", "de")
-    page.wait_for_function("document.documentElement.lang === 'de'")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
     page.reload()
     page.wait_for_selector("#create")
     assert page.inner_text("#create") == "Neuen Tisch eröffnen"
