@@ -80,7 +80,9 @@ class TableService:
             store, self.here, self.bots
         )
         self.tables = Tables(held, store, self.catchup, hub, loaded=self.clock.arm)
-        self.commit = commit = Commit(self.catchup, self.clock, hub, self.spectators, bus, self.here)
+        self.commit = commit = Commit(
+            self.catchup, self.clock, hub, self.spectators, bus, self.here
+        )
         self.dealer = Dealer(store, commit, self.catchup, timing, coach_woken)
         self.lobby = Lobby(store, commit, timing)
         self.talk = Chat(store, commit)
@@ -126,9 +128,7 @@ class TableService:
         """The table (`tables.py`), None if there is no such table."""
         return await self.tables.get(table_id)
 
-    async def create(
-        self, name: Any, settings: Any, device: Any = None
-    ) -> tuple[Table, int, str]:
+    async def create(self, name: Any, settings: Any, device: Any = None) -> tuple[Table, int, str]:
         """A new table with its host in seat 0: (table, seat, token)."""
         table, seat, token = await self.lobby.create(
             clean_name(name), settings, clean_device(device)
@@ -136,9 +136,7 @@ class TableService:
         self.tables.add(table)
         return table, seat, token
 
-    async def join(
-        self, table: Table, name: Any, seat: Any, device: Any = None
-    ) -> tuple[int, str]:
+    async def join(self, table: Table, name: Any, seat: Any, device: Any = None) -> tuple[int, str]:
         """A person takes a seat (`seat` None: the lowest free): (seat, token). `device`:
         the browser's own id, by which the host may block a removed player."""
         name = clean_name(name)

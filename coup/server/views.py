@@ -35,9 +35,7 @@ def public_deadline(table: Table) -> DeadlineInfo | None:
     return {"at": first, "seconds": lead.seconds, "kind": lead.kind, "seats": group}
 
 
-def table_info(
-    table: Table, spectators: int = 0, watching: Collection[str] = ()
-) -> TableInfo:
+def table_info(table: Table, spectators: int = 0, watching: Collection[str] = ()) -> TableInfo:
     run = table.run
     over = run is not None and bool(run.state.over)
     return {

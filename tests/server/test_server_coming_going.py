@@ -48,7 +48,13 @@ async def test_a_late_friend_watches_a_running_game_and_sits_down_between_games(
     await host.wait(lambda v: v["table"]["status"] == "playing")
     friend = await SeatClient(base, table, name="Dara").connect()
     view = await friend.wait(lambda v: v["game"] is not None)
-    assert view["you"] == {"seat": None, "host": False, "name": None, "gone": None, "blocked": False}
+    assert view["you"] == {
+        "seat": None,
+        "host": False,
+        "name": None,
+        "gone": None,
+        "blocked": False,
+    }
     refused = await _join(base, table, {"name": "Dara"})
     assert (refused.status_code, refused.json()["error"]["code"]) == (409, "game_running")
 
@@ -75,7 +81,9 @@ async def test_the_host_sees_who_is_watching_and_fills_the_empty_seats_with_bots
     host = await SeatClient(base, table, made["token"]).connect()
     dara = await SeatClient(base, table, name="Dara").connect()
     quiet = await SeatClient(base, table).connect()
-    view = await host.wait(lambda v: v["table"]["watching"] == ["Dara"] and v["table"]["spectators"] == 2)
+    view = await host.wait(
+        lambda v: v["table"]["watching"] == ["Dara"] and v["table"]["spectators"] == 2
+    )
     assert view["table"]["watching"] == ["Dara"]  # and one who gave no name, counted
     await quiet.close()
     await host.wait(lambda v: v["table"]["spectators"] == 1)
@@ -83,7 +91,9 @@ async def test_the_host_sees_who_is_watching_and_fills_the_empty_seats_with_bots
     await host.send("fill_bots", personality="skeptic")
     view = await host.wait(lambda v: all(v["table"]["seats"]))
     bots = view["table"]["seats"][1:]
-    assert [(s["kind"], s["level"], s["personality"]) for s in bots] == [("bot", "medium", "skeptic")] * 4
+    assert [(s["kind"], s["level"], s["personality"]) for s in bots] == [
+        ("bot", "medium", "skeptic")
+    ] * 4
     assert len({s["name"] for s in bots}) == 4
     assert (await host.refused("fill_bots"))["code"] == "table_full"
     assert (await host.refused("fill_bots", level="godlike"))["code"] == "table_full"
@@ -136,7 +146,9 @@ async def test_a_removed_player_is_told_may_sit_again_and_the_host_may_block_the
     await host.send("block", index=0, blocked=False)
     view = await sepideh.wait(lambda v: v["you"]["blocked"] is False)
     assert view["table"]["former"][0]["blocked"] is False
-    assert (await _join(base, table, {"name": "Sepideh", "device": "sepideh-laptop"})).status_code == 201
+    assert (
+        await _join(base, table, {"name": "Sepideh", "device": "sepideh-laptop"})
+    ).status_code == 201
     for c in (host, sepideh):
         await c.close()
 
@@ -156,7 +168,9 @@ async def test_the_host_locks_the_table_even_during_a_game(base: str) -> None:
     await host.send("settings", settings={"locked": False, "spectator_chat": True})
     view = await host.wait(lambda v: v["table"]["settings"]["locked"] is False)
     assert view["table"]["settings"]["spectator_chat"] is True
-    assert (await host.refused("settings", settings={"locked": True, "seats": 3}))["code"] == "game_running"
+    assert (await host.refused("settings", settings={"locked": True, "seats": 3}))[
+        "code"
+    ] == "game_running"
     await host.close()
 
 
@@ -167,7 +181,9 @@ async def test_a_player_who_left_and_watches_is_a_spectator_only(base: str) -> N
     guest_seat = await join_table(base, table, "Sepideh", 1)
     guest = await SeatClient(base, table, guest_seat["token"]).connect()
     await host.send("add_bot", seat=2)
-    await host.wait(lambda v: v["table"]["seats"][2] is not None and v["table"]["seats"][1]["connected"])
+    await host.wait(
+        lambda v: v["table"]["seats"][2] is not None and v["table"]["seats"][1]["connected"]
+    )
     await host.send("start")
     await guest.wait(lambda v: v["table"]["status"] == "playing")
     await guest.send("leave")
@@ -208,18 +224,28 @@ async def _silent_guest(base: str) -> tuple[SeatClient, SeatClient]:
     guest_seat = await join_table(base, table, "Sepideh", 1)
     guest = await SeatClient(base, table, guest_seat["token"]).connect()
     await host.send("add_bot", seat=2)
-    await host.wait(lambda v: v["table"]["seats"][2] is not None and v["table"]["seats"][1]["connected"])
+    await host.wait(
+        lambda v: v["table"]["seats"][2] is not None and v["table"]["seats"][1]["connected"]
+    )
     await host.send("start")
     for _ in range(60):  # the host and the bot play (income) until Sepideh must act
         view = await host.wait(lambda v: v["game"] is not None and not v["game"]["over"])
         if 1 in view["game"]["waiting"] and view["game"]["phase"] == "action":
             return host, guest
         if host.legal():
-            move = "income" if "income" in host.legal() else "pass" if "pass" in host.legal() else host.legal()[0]
+            move = (
+                "income"
+                if "income" in host.legal()
+                else "pass"
+                if "pass" in host.legal()
+                else host.legal()[0]
+            )
             await host.send("move", move=move, version=view["version"])
         if 1 in view["game"]["waiting"]:  # a reaction or a lost card of hers: answer it
-            await guest.send("move", move="pass" if "pass" in guest.legal() else guest.legal()[0],
-                             version=view["version"])  # fmt: skip
+            mine = await guest.wait(lambda v, n=view["version"]: v["version"] >= n)
+            legal = mine["game"]["legal"]
+            await guest.send("move", move="pass" if "pass" in legal else legal[0],
+                             version=mine["version"])  # fmt: skip
         await host.wait(lambda v, n=view["version"]: v["version"] > n)
     raise AssertionError("Sepideh never had to act")
 
@@ -232,7 +258,9 @@ async def test_a_silent_player_gets_a_grace_then_a_clock_then_the_host_may_hand_
     first = host.view
     assert first is not None and first["table"]["deadline"] is None  # the grace is not shown
     assert _seat(first, 1)["stalled"] is False
-    view = await host.wait(lambda v: (v["table"]["deadline"] or {}).get("kind") == "stall", timeout=30)
+    view = await host.wait(
+        lambda v: (v["table"]["deadline"] or {}).get("kind") == "stall", timeout=30
+    )
     assert view["table"]["deadline"]["seats"] == [1] and view["table"]["deadline"]["seconds"] == 2
     assert _seat(view, 1)["stalled"] is False and _seat(view, 1)["connected"] is True
     view = await host.wait(lambda v: _seat(v, 1)["stalled"] is True, timeout=30)
@@ -258,7 +286,9 @@ async def test_a_stand_in_carries_into_the_rematch_and_its_handoffs_say_so(base:
     guest_seat = await join_table(base, table, "Sepideh", 1)
     guest = await SeatClient(base, table, guest_seat["token"]).connect()
     await host.send("add_bot", seat=2)
-    await host.wait(lambda v: v["table"]["seats"][2] is not None and v["table"]["seats"][1]["connected"])
+    await host.wait(
+        lambda v: v["table"]["seats"][2] is not None and v["table"]["seats"][1]["connected"]
+    )
     await host.send("start")
     await host.wait(lambda v: v["table"]["status"] == "playing")
     await guest.close()

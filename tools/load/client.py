@@ -90,7 +90,8 @@ class SeatClient:
                     self.messages.append(msg)
                 async with self._changed:
                     if msg.get("type") == "view":
-                        if self.view is None or msg["version"] > self.view["version"]:
+                        # (the same version again: only the spectators changed)
+                        if self.view is None or msg["version"] >= self.view["version"]:
                             self.view = msg
                             self.view_times.append((time.perf_counter(), msg))
                             if len(self.view_times) > 50:
