@@ -318,10 +318,11 @@ async def test_a_schema_6_database_gets_the_seats_device_and_former_players(
     def columns(conn: Any) -> set[str]:
         return {c["name"] for c in inspect(conn).get_columns("coup_seats")}
 
-    for name in ("device", "gone", "blocked"):
-        await store._run(
-            lambda conn: conn.execute(text(f"ALTER TABLE coup_seats DROP COLUMN {name}"))
-        )  # noqa: B023
+    def drop(conn: Any) -> None:
+        for name in ("device", "gone", "blocked"):
+            conn.execute(text(f"ALTER TABLE coup_seats DROP COLUMN {name}"))
+
+    await store._run(drop)
     await store._run(lambda conn: conn.execute(migrate.versions.update().values(version=6)))
     assert not {"device", "gone", "blocked"} & await store._run(columns)
     await store.create()
