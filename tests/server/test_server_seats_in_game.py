@@ -44,8 +44,7 @@ async def test_host_hands_an_absent_players_seat_to_a_bot_and_they_take_it_back(
     refused = await host.refused("hand_to_bot", seat=1)
     assert refused["code"] == "player_present"
     assert refused["message"] == (
-        "Sepideh is here and playing; only an absent, idle or stalled player's seat can go "
-        "to a bot"
+        "Sepideh is here and playing; only an absent, idle or stalled player's seat can go to a bot"
     )
     assert host.view["table"]["seats"][1]["standin"] is None  # type: ignore[index]
     assert host.view["table"]["seats"][1]["idle"] is False  # type: ignore[index]
