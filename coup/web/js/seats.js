@@ -23,6 +23,7 @@ export function seatStates(ctx, seat) {
   const pr = presence[seat];
   if (pr === "disconnected" || pr === "away") states.push("disconnected");
   else if (ctx.idle?.has(seat) && !view.over && p.alive) states.push("idle");
+  else if (ctx.stalled?.has(seat) && !view.over && p.alive) states.push("stalled");
   const standin = ctx.standins?.[seat];
   if (standin && !view.over) states.push(standin === "left" ? "left" : "standin");
   return states;
@@ -75,7 +76,8 @@ export function seatTile(ctx, seat) {
     body.push(h("button", { type: "button", class: "btn chip hand-to-bot", dataset: { handSeat: String(seat) },
       onclick: (ev) => { ev.stopPropagation(); ctx.onHandToBot(seat); },
       "aria-label": t("seat.hand_to_bot_aria", { name: seatName(view, seat) }), text: t("seat.hand_to_bot"),
-      title: t(states.includes("disconnected") ? "seat.hand_why_away" : "seat.hand_why_idle", { name: seatName(view, seat) }) }));
+      title: t(states.includes("disconnected") ? "seat.hand_why_away" : states.includes("stalled") ? "seat.hand_why_stalled" : "seat.hand_why_idle",
+        { name: seatName(view, seat) }) }));
   }
   const attrs = { class: cls, dataset: { seat: String(seat), states: states.join(" ") } };
   if (target) {

@@ -24,7 +24,7 @@ export function renderTable(root, ctx) {
   board.append(h("div", { class: `seats ${size}` }, ...order.map((s) => seatTile(ctx, s))));
   board.append(centre(ctx));
   if (seated) board.append(myArea(ctx));
-  else board.append(h("div", { class: "spectating", text: t("table.spectating") }));
+  else board.append(h("div", { class: "spectating" }, h("span", { text: t("table.spectating") }), ctx.seatOffer?.("watch-take-seat")));
 
   const side = h("aside", { class: "side" },
     h("div", { class: "tabs", role: "tablist" },
@@ -253,6 +253,7 @@ function endScreen(ctx) {
     msg.you?.host
       ? h("button", { type: "button", class: "btn primary", id: "rematch", disabled: msg.table?.status !== "over", onclick: ctx.onRematch, text: t("end.rematch") })
       : h("span", { class: "sub", text: t("end.rematch_wait") }),
+    ctx.me === null || ctx.me === undefined ? ctx.seatOffer?.("end-take-seat") : null,
     h("button", { type: "button", class: "btn ghost", id: "end-close", onclick: ctx.onCloseEnd, text: t("end.close") }));
   return h("div", { class: "end-screen", role: "dialog", "aria-modal": "true", "aria-labelledby": "end-title" },
     h("div", { class: "end-card" },
