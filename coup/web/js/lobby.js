@@ -82,7 +82,7 @@ export function renderLobby(root, app) {
       h("span", { class: "lobby-status", text: t(`lobby.status.${table.status}`) })),
     actions, who,
     h("h2", { class: "sub", text: t("lobby.seats", { taken: num(taken), total: num(table.seats.length) }) }),
-    seatList, fill, watchers(table), host ? lockSwitch(app, table) : null, host ? formerList(app, table) : null,
+    fill, seatList, watchers(table), host ? lockSwitch(app, table) : null, host ? formerList(app, table) : null,
     share, scoreboardBox(table.id, `${table.game}-${table.status}`), pastGames(table, app.go));
   clear(root).append(h("div", { class: "lobby-layout" }, main, settingsBox, app.chatPanel()));
 }

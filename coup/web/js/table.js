@@ -253,13 +253,14 @@ function endScreen(ctx) {
     msg.you?.host
       ? h("button", { type: "button", class: "btn primary", id: "rematch", disabled: msg.table?.status !== "over", onclick: ctx.onRematch, text: t("end.rematch") })
       : h("span", { class: "sub", text: t("end.rematch_wait") }),
-    ctx.me === null || ctx.me === undefined ? ctx.seatOffer?.("end-take-seat") : null,
     h("button", { type: "button", class: "btn ghost", id: "end-close", onclick: ctx.onCloseEnd, text: t("end.close") }));
   return h("div", { class: "end-screen", role: "dialog", "aria-modal": "true", "aria-labelledby": "end-title" },
     h("div", { class: "end-card" },
       h("div", { class: "end-crown" }),
       h("h2", { id: "end-title", class: "end-title" }, winner === null || winner === undefined ? t("end.no_winner")
         : tNodes(winner === ctx.me ? "end.you_win" : "end.wins", { name: h("b", { text: seatName(view, winner) }) })),
+      // Watching, and a seat is free: sit down for the next game (at the top, in view).
+      ctx.me === null || ctx.me === undefined ? ctx.seatOffer?.("end-take-seat") : null,
       h("ol", { class: "end-rows" }, ...rows), game ? endStory(msg.table, ctx.go, ctx.me) : null, fair, buttons));
 }
 
