@@ -330,3 +330,13 @@ def test_former_players_are_bounded_the_oldest_unblocked_forgotten_first(tmp_pat
     names = [f.name for f in table.former]
     assert names[0] == "P0" and table.former[0].blocked  # the blocked one is kept
     assert names[1] == "P6" and names[-1] == f"P{FORMER_KEEP + 4}"
+
+
+async def test_the_health_check_reports_the_coachs_queue(base: str) -> None:
+    """The coach under load: its queue's depth (queued, of them asked for, running,
+    skipped) is on /healthz; asked-for seats going first and the bounded backlog are
+    tests/work/test_work_coach.py's."""
+    async with httpx.AsyncClient(base_url=base) as http:
+        health = (await http.get("/healthz")).json()
+    assert set(health["coach"]) == {"queued", "asked", "running", "skipped"}
+    assert all(isinstance(n, int) and n >= 0 for n in health["coach"].values())
