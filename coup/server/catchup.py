@@ -20,8 +20,9 @@ import coup
 from coup.server import bus_message, game_run, timers, views
 from coup.server.hub import Hub
 from coup.server.protocol import now_ms
+from coup.server.sitters import Former, Seat
 from coup.server.spectators import Spectators
-from coup.server.table import Former, GameRun, Seat, Table, chat_line
+from coup.server.table import GameRun, Table, chat_line
 from coup.server.this_process import ThisProcess
 from coup.server.timers import Timing
 from coup.store import SqlStore, TableData
