@@ -76,13 +76,20 @@ def table_info(table: Table, spectators: int = 0, watching: Collection[str] = ()
 WATCHING_SHOWN = 20  # names of spectators a view lists (the rest are counted)
 
 
-def watching_names(table: Table, conns: Collection[Connection]) -> list[str]:
+def watching_names(
+    table: Table, conns: Collection[Connection], seated: set[str] | None = None
+) -> list[str]:
     """The names of this process's spectators of the table who gave one (a former
     player under their name at the table), each once."""
-    seated = table.holders()
+    if seated is None:
+        seated = table.holders()
     names: set[str] = set()
     for conn in conns:
         if conn.member in seated:
+            continue
+        if conn.member is None:
+            if conn.name:
+                names.add(conn.name)
             continue
         former = table.former_of(conn.member)
         name = former.name if former is not None else conn.name
@@ -95,7 +102,7 @@ def you_of(table: Table, member: str | None) -> You:
     """The `you` part of a view: the seat held, or a former player told so."""
     seat = table.seat_held(member)
     s = None if seat is None else table.seats[seat]
-    former = table.former_of(member)
+    former = None if seat is not None or not table.former else table.former_of(member)
     return {
         "seat": seat,
         "host": bool(s is not None and s.host),
@@ -194,7 +201,8 @@ def show(table: Table, conns: Collection[Connection], spectators: int) -> None:
         conn: (conn.member if conn.member in seated or conn.member in former else None)
         for conn in conns
     }
-    texts = view_texts(table, list(keys.values()), spectators, watching_names(table, conns))
+    watching = watching_names(table, conns, seated)
+    texts = view_texts(table, list(keys.values()), spectators, watching)
     frames: dict[str | None, bytes] = {}
     for conn, key in keys.items():
         frame = frames.get(key)
