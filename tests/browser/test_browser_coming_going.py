@@ -92,6 +92,7 @@ def test_removed_blocked_watchers_fill_lock_and_start_in_view(browser: Any, serv
     guest.wait_for_selector("#lobby-shut")
     assert guest.locator("button.sit").count() == 0
     _shot(host, "lobby-former")
+    _shot(guest, "gone-blocked")
     host.uncheck("#block-0")
     guest.wait_for_selector("button.sit")
 
