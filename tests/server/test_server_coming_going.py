@@ -279,7 +279,10 @@ async def test_a_silent_player_gets_a_grace_then_a_clock_then_the_host_may_hand_
         await c.close()
 
 
-async def test_a_stand_in_carries_into_the_rematch_and_its_handoffs_say_so(base: str) -> None:
+async def test_a_stand_in_carries_into_the_rematch_and_its_handoffs_say_so(
+    quick_grace: ServerProcess,
+) -> None:
+    base = quick_grace.base
     made = await create_table(base, "Mahshid", {"seats": 3, "draft": False, "reaction_timer": 0})
     table = made["table"]
     host = await SeatClient(base, table, made["token"]).connect()
@@ -309,12 +312,14 @@ async def test_a_stand_in_carries_into_the_rematch_and_its_handoffs_say_so(base:
     handoffs = view["table"]["handoffs"]
     assert [(h["seat"], h["reason"]) for h in handoffs] == [(seat, "host"), (seat, "back")]
     assert handoffs[0]["index"] == 0
-    # The table's public info agrees.
-    async with httpx.AsyncClient(base_url=base) as http:
-        info = (await http.get(f"/api/tables/{table}")).json()["table"]
-    assert info["handoffs"] == handoffs
     for c in (host, guest):
         await c.close()
+    # Stored with the game: the same after a kill -9 and a restart.
+    quick_grace.kill()
+    quick_grace.start()
+    async with httpx.AsyncClient(base_url=base) as http:
+        info = (await http.get(f"/api/tables/{table}")).json()["table"]
+    assert info["handoffs"] == handoffs and info["game"] == 2
 
 
 def test_former_players_are_bounded_the_oldest_unblocked_forgotten_first(tmp_path: Path) -> None:
@@ -340,3 +345,24 @@ async def test_the_health_check_reports_the_coachs_queue(base: str) -> None:
         health = (await http.get("/healthz")).json()
     assert set(health["coach"]) == {"queued", "asked", "running", "skipped"}
     assert all(isinstance(n, int) and n >= 0 for n in health["coach"].values())
+
+
+def test_the_grace_then_its_clock_then_the_stall_as_the_clocks_plan_them() -> None:
+    from coup.server.table import Deadline
+    from coup.server.timers import FOREVER, _grace
+
+    grace = (60.0, 30.0)
+    fresh = _grace(None, 1_000, 1_000, grace)
+    assert (fresh.kind, fresh.due_at, fresh.seconds) == ("grace", 61_000, 60)
+    assert _grace(fresh, 1_000, 30_000, grace) is fresh  # a pass in the window: it runs on
+    shown = _grace(fresh, 1_000, 61_000, grace)
+    assert (shown.kind, shown.due_at, shown.seconds) == ("stall", 91_000, 30)
+    assert _grace(shown, 1_000, 90_999, grace) is shown
+    stalled = _grace(shown, 1_000, 91_000, grace)
+    assert (stalled.kind, stalled.due_at) == ("stalled", FOREVER)
+    assert _grace(stalled, 1_000, 10**9, grace) is stalled
+    # Back from away (or read again after a restart): from when the decision began.
+    away = Deadline("away", 40_000, 30, 1_000)
+    assert _grace(away, 1_000, 50_000, grace).kind == "grace"
+    assert _grace(away, 1_000, 70_000, grace).kind == "stall"
+    assert _grace(away, 1_000, 95_000, grace).kind == "stalled"
