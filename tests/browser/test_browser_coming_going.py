@@ -158,6 +158,8 @@ def test_a_silent_player_is_handed_to_a_bot_after_the_grace_and_takes_the_seat_b
     assert state(host)["game"]["turn"] == 1
     assert host.locator('.seat[data-seat="1"] .hand-to-bot').count() == 0  # she is here
     host.wait_for_selector(".countdown.k-stall", timeout=20000)  # the clock the others see
+    host.wait_for_selector('.seat[data-seat="1"] .seat-clock')  # on her tile too
+    _shot(host, "stall-clock")
     host.wait_for_selector('.seat[data-seat="1"] .badge[data-state="stalled"]', timeout=20000)
     assert "Not answering" in host.inner_text('.seat[data-seat="1"]')
     _shot(host, "stalled")

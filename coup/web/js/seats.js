@@ -66,6 +66,7 @@ export function seatTile(ctx, seat) {
     h("div", { class: "seat-states" }, ...states.map(badge),
       roles.includes("target") ? h("span", { class: "badge b-target", text: t("seat.targeted") }) : null,
       claimBubble(view, seat)),
+    stallClock(ctx, seat),
     claimed ? h("div", { class: "seat-claimed", title: t("seat.claimed_title") },
       h("span", { class: "visually-hidden", text: `${t("seat.claimed_title")}: ` }), claimed) : null,
   ];
@@ -85,6 +86,16 @@ export function seatTile(ctx, seat) {
       onclick: () => ctx.onMove(target) }, ...body);
   }
   return h("div", attrs, ...body);
+}
+
+// A connected player who has not answered for long: the clock everyone sees runs on
+// their tile too (docs/protocol.md, *Timers*; the app ticks every `.countdown`).
+function stallClock(ctx, seat) {
+  const d = ctx.msg?.table?.deadline;
+  if (!d || d.kind !== "stall" || !(d.seats || []).includes(seat) || ctx.view.over) return null;
+  return h("div", { class: "countdown seat-clock k-stall", title: t("deadline.stall"),
+    dataset: { at: String(d.at), seconds: String(d.seconds) } },
+  h("div", { class: "countdown-bar" }, h("div", { class: "countdown-fill" })), h("span", { class: "countdown-text" }));
 }
 
 // "claims Duke" / "blocks: Contessa" on the tile of whoever is claiming right now.
