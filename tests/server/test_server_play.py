@@ -40,7 +40,13 @@ async def test_pages_and_config(base: str) -> None:
         cfg = (await http.get("/api/config")).json()
         assert cfg["seats"] == {"min": 2, "max": 10}
         assert "inquisitor" in cfg["characters"]
-        health = (await http.get("/healthz")).json()
+        # worker processes report ready once their imports are done, which a loaded
+        # machine can take a while to do: wait for the first, up to a minute
+        for _ in range(600):
+            health = (await http.get("/healthz")).json()
+            if health["workers"]["workers"] >= 1:
+                break
+            await asyncio.sleep(0.1)
         assert health["ok"] is True and health["workers"]["workers"] >= 1
         assert (await http.get("/api/tables/nope")).status_code == 404
 
