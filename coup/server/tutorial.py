@@ -176,7 +176,7 @@ INQUISITOR = Script(
         _s("inq_swapped", 3, "seat:1"),
         _s("inq_exchange", 5, "decision", "exchange"),
         _s("inq_keep", 6, "decision", "keep *"),
-        _s("own_way", 7, "me"),
+        _s("inq_end", 7, "me"),
     ),
 )
 
@@ -213,7 +213,7 @@ REFORMATION = Script(
         _s("ref_convert", 1, "decision", "convert"),
         _s("ref_reserve", 2, "reserve"),
         _s("ref_embezzle", 4, "decision", "embezzle"),
-        _s("own_way", 5, "me"),
+        _s("ref_end", 5, "me"),
     ),
 )
 
