@@ -48,7 +48,7 @@ export function hintText(view) {
         const card = verb === "exchange" ? variantCard(view) : CLAIMS[verb];
         if (!card) safe.push(t(`act.${verb}`));
         else if (holds(view, card)) safe.push(t(`act.${verb}`));
-        else bluffs.push(t(`act.${verb}`));
+        else bluffs.push(t("hints.bluff_item", { move: t(`act.${verb}`), unseen: unseenText(view, card) }));
       }
       if (verbs.size === 1 && verbs.has("coup")) return t("hints.forced_coup");
       parts.push(t("hints.safe", { moves: safe.join(t("log.comma")) }));
