@@ -74,9 +74,11 @@ def _check(page: Page, step: dict[str, Any], catalog: dict[str, str], seen: list
     assert step["text"] == _expected(catalog, step["step"], _names(page)), step
     if step["target"]:
         page.wait_for_selector(".tut-target", timeout=5000)
-        if not _on_screen(page, ".tut-target"):
+        try:  # the guide scrolls it into view once the screen settled
+            wait_for(lambda: _on_screen(page, ".tut-target"), 3, "the highlight on screen")
+        except AssertionError:
             _shot(page, f"off-{step['step']}")
-            raise AssertionError(f"{step['step']}: highlight off screen")
+            raise AssertionError(f"{step['step']}: highlight off screen") from None
     if not seen or seen[-1] != step["step"]:
         seen.append(step["step"])
 

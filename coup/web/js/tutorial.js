@@ -147,7 +147,12 @@ export function markTutorial(root, panel) {
   const text = panel.querySelector(".tut-text")?.textContent || "";
   const said = `${panel.dataset.step}|${text}`;
   const control = button ? `${move}|${button.dataset.move || button.dataset.verb || ""}` : "next";
-  if (said !== spoken) { spoken = said; speak(text); (el || panel).scrollIntoView?.({ block: "nearest" }); }
+  if (said !== spoken) {
+    spoken = said;
+    speak(text);
+    // after this render settles (a restored focus may have scrolled the page)
+    requestAnimationFrame(() => { if ((el || panel).isConnected) (el || panel).scrollIntoView({ block: "nearest" }); });
+  }
   const focus = button || panel.querySelector("#tut-next");
   const changed = `${said}|${control}` !== focused;
   focused = `${said}|${control}`;
