@@ -52,26 +52,26 @@ def _on_screen(page: Page, selector: str) -> bool:
 
 
 def _step(page: Page) -> dict[str, Any]:
-    """The guide as shown once it settled: its step, whether it waits, its text."""
-    page.wait_for_function(
+    """The guide as shown once it settled (read in one go: the page may render between
+    two reads): its step, whether it waits, its text."""
+    handle = page.wait_for_function(
         """() => { const p = document.getElementById('tutorial');
-                   return p && p.dataset.waiting !== '1'; }""",
-        timeout=20000,
-    )
-    return page.evaluate(  # type: ignore[no-any-return]
-        """() => { const p = document.getElementById('tutorial');
+             if (!p || p.dataset.waiting === '1') return null;
              return {step: p.dataset.step, target: p.dataset.target, move: p.dataset.move || '',
                      done: p.classList.contains('done'),
                      text: p.querySelector('.tut-text').textContent,
-                     next: Boolean(p.querySelector('#tut-next'))}; }"""
+                     next: Boolean(p.querySelector('#tut-next'))}; }""",
+        timeout=20000,
     )
+    return handle.json_value()  # type: ignore[no-any-return]
 
 
 def _check(page: Page, step: dict[str, Any], catalog: dict[str, str], seen: list[str]) -> None:
     """The step's text is its catalog's, and the part of the table it names is on screen."""
     if step["done"]:
         return
-    assert step["text"] == _expected(catalog, step["step"], _names(page)), step
+    want = _expected(catalog, step["step"], _names(page))
+    assert step["text"] == want, (step["step"], step["text"], want)
     if step["target"]:
         page.wait_for_selector(".tut-target", timeout=5000)
         try:  # the guide scrolls it into view once the screen settled
@@ -89,23 +89,26 @@ def _shot(page: Page, name: str) -> None:
         page.screenshot(path=str(Path(SHOTS) / f"tutorial-{name}.png"))
 
 
-def _wait_change(page: Page, before: str) -> None:
-    page.wait_for_function(
-        """(before) => { const p = document.getElementById('tutorial');
+def _closed_after(page: Page, step: dict[str, Any], last: str) -> bool:
+    """The last step's button (Play on) was pressed: the guide closes."""
+    if step["step"] != last or not step["next"]:
+        return False
+    page.wait_for_function("() => !document.getElementById('tutorial')", timeout=20000)
+    return True
+
+
+MARK = """(() => { const p = document.getElementById('tutorial');
              const a = document.activeElement;
-             const now = p ? `${p.dataset.step}|${p.dataset.move}|${p.classList.contains('done')}|${a && (a.id || a.dataset.move || a.dataset.verb || a.dataset.index)}` : 'none';
-             return now !== before; }""",
-        arg=before,
-        timeout=20000,
-    )
+             const f = a ? [a.id, a.dataset.move, a.dataset.verb, a.dataset.index].join('/') : '';
+             return p ? `${p.dataset.step}|${p.dataset.move}|${p.classList.contains('done')}|${f}` : 'none'; })()"""
+
+
+def _wait_change(page: Page, before: str) -> None:
+    page.wait_for_function(f"(before) => {MARK} !== before", arg=before, timeout=20000)
 
 
 def _mark(page: Page) -> str:
-    return page.evaluate(  # type: ignore[no-any-return]
-        """() => { const p = document.getElementById('tutorial');
-             const a = document.activeElement;
-             return p ? `${p.dataset.step}|${p.dataset.move}|${p.classList.contains('done')}|${a && (a.id || a.dataset.move || a.dataset.verb || a.dataset.index)}` : 'none'; }"""
-    )
+    return page.evaluate(f"() => {MARK}")  # type: ignore[no-any-return]
 
 
 def test_the_whole_tutorial_by_keyboard_in_english(browser: Any, server: str) -> None:
@@ -124,8 +127,6 @@ def test_the_whole_tutorial_by_keyboard_in_english(browser: Any, server: str) ->
         if turn in (0, 4):
             problems += axe(page)
             _shot(page, f"en-{step['step']}")
-        if step["done"]:
-            break
         # the guide focuses what the step waits for: its button, or Next
         page.wait_for_function(
             """() => { const a = document.activeElement;
@@ -137,13 +138,13 @@ def test_the_whole_tutorial_by_keyboard_in_english(browser: Any, server: str) ->
         _check(page, step, catalog, seen)
         before = _mark(page)
         page.keyboard.press("Enter")
+        if _closed_after(page, step, STEP_KEYS[-1]):
+            break  # Play on: the guide closed, the game goes on
         _wait_change(page, before)
     else:
         raise AssertionError(f"the tutorial did not end: {seen}")
     assert seen == STEP_KEYS
     assert problems == []
-    page.keyboard.press("Enter")  # Play on: the guide closes, the game goes on
-    page.wait_for_function("() => !document.getElementById('tutorial')")
     assert state(page)["game"]["players"][1]["alive"] is False  # the coup took Bot 1 out
     page.close()
 
@@ -154,7 +155,7 @@ def test_the_whole_tutorial_by_taps_in_arabic_on_a_phone(browser: Any, server: s
     )
     page = context.new_page()
     page.goto(server + "/?lang=ar")
-    assert page.evaluate("() => document.documentElement.dir") == "rtl"
+    page.wait_for_function("() => document.documentElement.dir === 'rtl'")
     page.tap("#learn")
     page.wait_for_selector("#tutorial", timeout=20000)
     catalog = _catalog("ar")
@@ -166,14 +167,17 @@ def test_the_whole_tutorial_by_taps_in_arabic_on_a_phone(browser: Any, server: s
         if turn in (0, 6):
             problems += axe(page)
             _shot(page, f"ar-{step['step']}")
-        if step["done"]:
-            break
+        if not step["next"]:  # the move it waits for, once its button takes a tap
+            page.wait_for_selector(".tut-move:not([disabled]), #tut-next", timeout=20000)
+            step = _step(page)
+            _check(page, step, catalog, seen)
         before = _mark(page)
         if step["next"]:
             page.tap("#tut-next")
         else:
-            page.wait_for_selector(".tut-move:not([disabled])", timeout=20000)
             page.locator(".tut-move:not([disabled])").first.tap()
+        if _closed_after(page, step, STEP_KEYS[-1]):
+            break
         _wait_change(page, before)
     else:
         raise AssertionError(f"the tutorial did not end: {seen}")
@@ -220,4 +224,42 @@ def test_hints_count_from_this_seat(browser: Any, server: str) -> None:
     assert "Exchange (2 of 3 Ambassador cards unseen)" in line.text_content()
     page.reload()  # remembered by this browser
     page.wait_for_selector("#hint-line")
+    page.close()
+
+
+def test_the_epilogues_by_clicks(browser: Any, server: str) -> None:
+    """The Inquisitor and Reformation epilogues from the home page, each step's button
+    clicked where the guide points; then the game goes on with the bots."""
+    from coup.server.tutorial import INQUISITOR, REFORMATION
+
+    page = browser.new_page(viewport={"width": 1366, "height": 768}, locale="en-US")
+    catalog = _catalog("en")
+    for name, script in (("inquisitor", INQUISITOR), ("reformation", REFORMATION)):
+        page.goto(server + "/?lang=en")
+        page.click(f'.learn-box button[data-tutorial="{name}"]')
+        page.wait_for_selector("#tutorial", timeout=20000)
+        seen: list[str] = []
+        for _ in range(60):
+            step = _step(page)
+            _check(page, step, catalog, seen)
+            if not step["next"]:  # the move it waits for, once its button takes a click
+                page.wait_for_selector(".tut-move:not([disabled]), #tut-next", timeout=20000)
+                step = _step(page)
+                _check(page, step, catalog, seen)
+            before = _mark(page)
+            if step["next"]:
+                page.click("#tut-next")
+            else:
+                page.locator(".tut-move:not([disabled])").first.click()
+            if _closed_after(page, step, script.steps[-1].key):
+                break
+            try:
+                _wait_change(page, before)
+            except Exception:
+                _shot(page, f"{name}-stuck")
+                raise AssertionError(f"{name}: stuck at {step} after {seen}") from None
+        assert seen == [s.key for s in script.steps], name
+        assert page.locator(".board .me").count() == 1  # the game goes on
+        _shot(page, f"{name}-end")
+        assert axe(page) == []
     page.close()

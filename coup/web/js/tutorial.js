@@ -73,7 +73,8 @@ export function tutorialPanel(app) {
   while (p.step < steps.length && steps[p.step].move && at !== null && at > steps[p.step].at) p.step += 1;
   p.back = Math.min(p.back || 0, p.step);
   save(p);
-  if (at === null || p.step >= steps.length) return finished(app, g, at === null);
+  if (at === null) return offScript(app, g);
+  if (p.step >= steps.length) { p.closed = true; save(p); return view.over ? whatNext(app, g) : null; }
   const index = p.step - p.back;
   const step = steps[index];
   const reviewing = p.back > 0;
@@ -105,12 +106,12 @@ export function tutorialPanel(app) {
   return panel;
 }
 
-// The script is done (or the player left it): they finish the game alone.
-function finished(app, g, off) {
+// The player left the script: the bots play on their own and so does the player.
+function offScript(app, g) {
   const { p } = g;
-  return h("section", { class: "tutorial done", id: "tutorial", "aria-labelledby": "tut-title", dataset: { step: off ? "off_script" : "own_way", target: "me" } },
+  return h("section", { class: "tutorial done", id: "tutorial", "aria-labelledby": "tut-title", dataset: { step: "off_script", target: "me" } },
     h("div", { class: "tut-head" }, h("h2", { class: "tut-title", id: "tut-title", text: t(`tut.title.${g.name}`) })),
-    h("p", { class: "tut-text", id: "tut-text", text: t(off ? "tut.off_script" : "tut.done") }),
+    h("p", { class: "tut-text", id: "tut-text", text: t("tut.off_script") }),
     h("div", { class: "tut-buttons" }, h("button", { type: "button", class: "btn primary", id: "tut-next", onclick: () => {
       p.closed = true; save(p); app.rerender(true);
     }, text: t("tut.finish") })));
@@ -140,13 +141,14 @@ export function markTutorial(root, panel) {
   if (move) {
     const [verb] = move.split(" ");
     button = root.querySelector(`.decision button[data-move="${CSS.escape(move)}"]`)
-      || (move.startsWith("keep ") ? root.querySelector(".exchange .btn.primary:not([disabled])") || root.querySelector(".exchange .card-pick button") : null)
+      || (move.startsWith("keep ") ? root.querySelector(".exchange .btn.primary:not([disabled])")
+        || root.querySelector('.exchange .card-pick button[aria-pressed="false"]') : null)
       || root.querySelector(`.decision button[data-verb="${CSS.escape(verb)}"]`);
     button?.classList.add("tut-move");
   }
   const text = panel.querySelector(".tut-text")?.textContent || "";
   const said = `${panel.dataset.step}|${text}`;
-  const control = button ? `${move}|${button.dataset.move || button.dataset.verb || ""}` : "next";
+  const control = button ? `${move}|${button.dataset.move || button.dataset.verb || button.dataset.index || ""}` : "next";
   if (said !== spoken) {
     spoken = said;
     speak(text);
