@@ -255,7 +255,7 @@ def test_the_epilogues_by_clicks(browser: Any, server: str) -> None:
                 break
             try:
                 _wait_change(page, before)
-            except Exception:
+            except Exception:  # noqa: BLE001 - playwright's own TimeoutError
                 _shot(page, f"{name}-stuck")
                 raise AssertionError(f"{name}: stuck at {step} after {seen}") from None
         assert seen == [s.key for s in script.steps], name
