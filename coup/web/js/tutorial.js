@@ -99,11 +99,18 @@ export function tutorialPanel(app) {
     }, text: t("tut.back") }),
     next,
     !readStep ? h("button", { type: "button", class: "btn", id: "tut-skip", disabled: !move, onclick: () => {
-      if (move) app.move(move);
+      if (move) afterGuard(() => app.move(move));
     }, text: t("tut.skip") }) : null,
     h("button", { type: "button", class: "btn ghost", id: "tut-leave", onclick: () => app.go("/"), text: t("tut.leave") })));
   panel.dataset.move = move || "";
   return panel;
+}
+
+// Run `fn` once the decision's click guard is over (a new decision takes no click for a
+// moment; setTimeout may fire a fraction of a millisecond early: try again then).
+function afterGuard(fn) {
+  const left = guardLeft();
+  if (left > 0) setTimeout(() => afterGuard(fn), left + 5); else fn();
 }
 
 // The player left the script: the bots play on their own and so does the player.
@@ -161,5 +168,5 @@ export function markTutorial(root, panel) {
   const lost = !document.activeElement || document.activeElement === document.body;
   if (!focus || !(changed || lost)) return;
   const go = () => { if (focus.isConnected && !focus.disabled) focus.focus({ preventScroll: true }); };
-  if (!focus.disabled) go(); else setTimeout(go, guardLeft() + 20);
+  if (!focus.disabled) go(); else afterGuard(() => setTimeout(go, 20));
 }
