@@ -145,6 +145,8 @@ def test_the_whole_tutorial_by_keyboard_in_english(browser: Any, server: str) ->
         raise AssertionError(f"the tutorial did not end: {seen}")
     assert seen == STEP_KEYS
     assert problems == []
+    said = page.locator("#live").text_content() or ""  # the screen reader heard the steps
+    assert _expected(catalog, "own_way", _names(page)) in said
     assert state(page)["game"]["players"][1]["alive"] is False  # the coup took Bot 1 out
     page.close()
 
@@ -222,8 +224,18 @@ def test_hints_count_from_this_seat(browser: Any, server: str) -> None:
     skip_to("tax")  # Bot 2 lost its Ambassador face up: one fewer to fear
     page.wait_for_selector("#hint-line")
     assert "Exchange (2 of 3 Ambassador cards unseen)" in line.text_content()
-    page.reload()  # remembered by this browser
+    page.reload()  # the switch and the guide's place are remembered by this browser
     page.wait_for_selector("#hint-line")
+    assert _step(page)["step"] == "tax"
+    page.click("#tut-back")  # Back re-reads the step before, Next comes back
+    page.wait_for_function(
+        "() => document.getElementById('tutorial').dataset.step === 'challenge_won'"
+    )
+    page.click("#tut-next")
+    page.wait_for_function("() => document.getElementById('tutorial').dataset.step === 'tax'")
+    page.click("#tut-leave")  # Leave: home, where the tutorial can be taken up again
+    page.click("#learn-continue")
+    assert _step(page)["step"] == "tax"
     page.close()
 
 

@@ -35,6 +35,17 @@ def test_a_script_with_a_wrong_seed_or_move_is_caught() -> None:
     assert not tutorial.playable(replace(tutorial.BASE, moves=tuple(moves)), person_first=True)
 
 
+def test_off_the_script_the_bots_decide_for_themselves() -> None:
+    state = tutorial.new_game(tutorial.BASE, NAMES)
+    state.play(0, "foreign_aid")  # the script's first move is income
+    assert tutorial.position(tutorial.BASE, state) is None
+    assert tutorial.bot_move(tutorial.BASE, state, 1) is None  # the easy bot decides
+    state = tutorial.new_game(tutorial.BASE, NAMES)
+    state.play(0, "income")
+    assert tutorial.bot_move(tutorial.BASE, state, 1) == "foreign_aid"
+    assert tutorial.bot_move(tutorial.BASE, state, 2) is None  # not waiting: nothing legal
+
+
 @pytest.mark.parametrize("name", sorted(tutorial.SCRIPTS))
 def test_the_deal_is_fixed(name: str) -> None:
     script = tutorial.SCRIPTS[name]
