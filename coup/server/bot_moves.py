@@ -27,6 +27,8 @@ from typing import Any, Protocol
 
 from coup.bots.search import DEFAULT_STEPS
 from coup.bots.window import GuardedWindow
+from coup.server import tutorial
+from coup.server.game_run import tutorial_of
 from coup.server.protocol import now_ms
 from coup.server.table import GameRun, Table
 from coup.work.jobs import Answer, Decision, world_of
@@ -140,6 +142,10 @@ class BotMoves:
         """The bot's move for `seat` now (its deadline is due): the worker's answer, else
         the seat's medium (or easy) bot's from here; a random legal move if that fails."""
         state = run.state  # never changed in place: every move swaps in a new state
+        script = tutorial_of(table)
+        scripted = None if script is None else tutorial.bot_move(script, state, seat)
+        if scripted is not None:
+            return scripted
         bot = self._bot(table, run, seat)
         legal = {str(m) for m in state.legal(seat)}
         answer: str | None = None

@@ -13,6 +13,8 @@ from coup.server.messages import HandoffEntry
 from coup.server.protocol import ProtocolError
 from coup.server.sitters import Seat
 from coup.server.table import GameRun, Table
+from coup.server.tutorial import SCRIPTS, Script
+from coup.server.tutorial import new_game as tutorial_game
 
 if TYPE_CHECKING:
     from coup.store import SqlStore
@@ -26,6 +28,9 @@ def new_run(table: Table, taken: list[Seat], version: int) -> GameRun:
     """Deal a new game for the taken seats (already closed up to 0..n-1)."""
     n = len(taken)
     members = [s.member for s in taken]
+    script = tutorial_of(table)
+    if script is not None:
+        return _tutorial_run(table, taken, version, script)
     if table.last_winner in members:
         first = members.index(table.last_winner)  # a rematch: the last winner starts
     else:
@@ -40,12 +45,34 @@ def new_run(table: Table, taken: list[Seat], version: int) -> GameRun:
         first=first,
         reformation=bool(table.settings.get("reformation", False)),
     )
+    return _run(table, state, seed, members, version)
+
+
+def _run(table: Table, state: coup.State, seed: int, members: list[str], version: int) -> GameRun:
     header: dict[str, Any] = {**state.record()}  # the record and the table's own keys
     header.pop("moves", None)
     header["commitment"] = commitment(seed)
     header["table"] = table.id
     header["game"] = table.games + 1
     return GameRun(table.games + 1, state, header, members, [], [], version)
+
+
+def tutorial_of(table: Table) -> Script | None:
+    name = table.settings.get("tutorial")
+    return None if name is None else SCRIPTS.get(str(name))
+
+
+def _tutorial_run(table: Table, taken: list[Seat], version: int, script: Script) -> GameRun:
+    """The tutorial's game: its fixed deal and seed, the person (seat 0) and two bots."""
+    kinds = [s.kind for s in taken]
+    if kinds != ["human", "bot", "bot"]:
+        raise ProtocolError(
+            "tutorial_seats",
+            "a tutorial is played by one person in seat 0 and two bots in seats 1 and 2",
+            409,
+        )
+    state = tutorial_game(script, [s.name for s in taken])
+    return _run(table, state, script.seed, [s.member for s in taken], version)
 
 
 def people(table: Table, run: GameRun) -> list[int]:

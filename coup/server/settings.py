@@ -23,9 +23,13 @@ DEFAULTS: dict[str, Any] = {
     "bot_level": "easy",
     "spectator_chat": False,
     "locked": False,
+    "tutorial": None,
+    "hints": True,
 }
 # The settings the host may change while a game runs (alone or together).
 ANY_TIME = frozenset({"spectator_chat", "locked"})
+#: What a tutorial table sets (`tutorial.Script.settings`) and may then not change.
+TUTORIAL_FIXED = ("seats", "characters", "reformation", "turn_timer", "reaction_timer")
 
 
 def levels() -> tuple[str, ...]:
@@ -72,7 +76,10 @@ def merge(current: dict[str, Any], patch: Any) -> dict[str, Any]:
         elif key == "characters":
             if value not in CHARACTERS:
                 raise _bad(f"characters must be one of {', '.join(CHARACTERS)}")
-        elif key in ("draft", "reformation", "spectator_chat", "locked"):
+        elif key == "tutorial":
+            if value is not None and value not in tutorials():
+                raise _bad(f"tutorial must be null or one of {', '.join(tutorials())}")
+        elif key in ("draft", "reformation", "spectator_chat", "locked", "hints"):
             if not isinstance(value, bool):
                 raise _bad(f"{key} must be true or false")
         elif key == "turn_timer":
@@ -88,6 +95,33 @@ def merge(current: dict[str, Any], patch: Any) -> dict[str, Any]:
         elif key == "bot_level" and value not in levels():
             raise _bad(f"bot_level must be one of {', '.join(levels())}")
         out[key] = value
+    return _tutorial(current, patch, out)
+
+
+def tutorials() -> tuple[str, ...]:
+    from coup.server.tutorial import SCRIPTS
+
+    return tuple(SCRIPTS)
+
+
+def _tutorial(
+    current: dict[str, Any], patch: dict[str, Any], out: dict[str, Any]
+) -> dict[str, Any]:
+    """A tutorial table plays with its script's settings: setting `tutorial` sets them,
+    and a patch may not set them otherwise while it is on."""
+    name = out.get("tutorial")
+    if name is None:
+        return out
+    from coup.server.tutorial import SCRIPTS
+
+    fixed = SCRIPTS[name].settings()
+    for key in TUTORIAL_FIXED:
+        if key in patch and patch[key] != fixed[key]:
+            raise _bad(
+                f"a {name} tutorial plays with {key} {fixed[key]!r}; turn tutorial off first"
+            )
+    if current.get("tutorial") != name:
+        out.update(fixed)
     return out
 
 
@@ -103,5 +137,13 @@ def config() -> dict[str, Any]:
         "turn_timer": {"choices": [0, 30, 60], "min": TURN_MIN, "max": TURN_MAX},
         "reaction_timer": {"choices": [0, 10, 15, 30], "min": REACTION_MIN, "max": REACTION_MAX},
         "defaults": dict(DEFAULTS),
+        "tutorials": tutorial_scripts(),
         "limits": {"name": NAME_MAX, "chat": CHAT_MAX, "message_bytes": MAX_FRAME},
     }
+
+
+def tutorial_scripts() -> dict[str, Any]:
+    """The guided games (`tutorial` setting): each one's settings, script and steps."""
+    from coup.server.tutorial import SCRIPTS
+
+    return {name: script.as_dict() for name, script in SCRIPTS.items()}

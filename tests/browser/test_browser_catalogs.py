@@ -13,6 +13,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from coup.server.tutorial import SCRIPTS
+
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "coup" / "web"
 
@@ -20,6 +22,8 @@ CHARACTERS = ("duke", "assassin", "captain", "ambassador", "inquisitor", "contes
 ACTIONS = ("income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine")
 REFORMATION_ACTIONS = ("convert", "embezzle")
 PERSONALITIES = ("random", "honest", "bluffer", "skeptic", "vengeful", "cautious")
+TUTORIALS = tuple(SCRIPTS)  # the guided games and their steps (coup/server/tutorial.py)
+STEPS = tuple(sorted({step.key for script in SCRIPTS.values() for step in script.steps}))
 
 # The keys the page builds from a value, as written in its scripts (`${...}` as `*`), with
 # every value it puts there: the engine's characters and moves, the server's bot levels,
@@ -64,6 +68,9 @@ COMPUTED: dict[str, tuple[str, ...]] = {
         "blocks",
         "coins",
     ),
+    "tut.*": STEPS,
+    "tut.title.*": TUTORIALS,
+    "tut.start.*": ("inquisitor", "reformation"),
     "error.*": ("network", "offline"),  # the page's own (net.js), and docs/protocol.md's
 }
 # Names built the same way that are not catalog keys (the browser's storage).

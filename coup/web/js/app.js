@@ -14,6 +14,7 @@ import { renderRules } from "./rules.js";
 import { FALLBACK_CONFIG } from "./settings.js";
 import { play, setSound, soundOn } from "./sound.js";
 import { chatPanel, renderTable, tickCountdown } from "./table.js";
+import { markTutorial, tutorialPanel } from "./tutorial.js";
 
 const screen = document.getElementById("screen");
 // The after-game screens' styles load without holding up the first paint (index.html).
@@ -56,8 +57,10 @@ const app = {
       app.remember(made.table, name);
       app.playNow = playNow;
       app.go(`/t/${made.table}`);
-    } catch (err) { showError(err); }
+      return made;
+    } catch (err) { showError(err); return null; }
   },
+  rerender() { render(); },
 
   // `seat` null: the lowest free seat. Without a name yet, the lobby asks for one.
   async takeSeat(seat) {
@@ -227,6 +230,9 @@ function renderScreen() {
     const mine = (msg.game.legal || []).length > 0;
     document.title = mine ? `● ${t("table.your_decision")} — ${t("app.name")}` : t("app.name");
     renderTable(screen, ctx);
+    const guide = tutorialPanel(app);
+    if (guide) screen.querySelector(".board")?.prepend(guide);
+    markTutorial(screen, guide);
     if (status === "over" && msg.you?.host) {
       const btns = screen.querySelector(".end-buttons");
       btns?.append(h("button", { type: "button", class: "btn ghost", id: "to-lobby", onclick: () => app.showLobby(), text: t("end.lobby") }));

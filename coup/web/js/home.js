@@ -4,6 +4,7 @@ import { num, t } from "./i18n.js";
 import { settingsForm } from "./settings.js";
 import { cardFace } from "./cards.js";
 import { recordPanel } from "./recordfile.js";
+import { EPILOGUES, progress, startTutorial } from "./tutorial.js";
 
 export function tableIdFrom(text) {
   const s = String(text || "").trim();
@@ -54,6 +55,23 @@ export function renderHome(root, app) {
     playNow.disabled = true;
     try { await app.createTable(name, form.read(), true); } finally { playNow.disabled = false; }
   } }, h("span", { text: t("home.play_now") }), h("span", { class: "hint", text: t("home.play_now_hint") }));
+  const learn = async (ev, name) => {
+    const btn = ev.currentTarget;
+    const typed = field.input.value.trim();
+    const player = typed ? checkedName(field) : t("tut.player");
+    if (!player) return;
+    btn.disabled = true;
+    try { await startTutorial(app, name, player); } finally { btn.disabled = false; }
+  };
+  const learnNow = h("button", { type: "button", class: "btn big learn", id: "learn", onclick: (ev) => learn(ev, "base") },
+    h("span", { text: t("home.learn") }), h("span", { class: "hint", text: t("home.learn_hint") }));
+  const saved = progress();
+  const learnBox = h("div", { class: "panel-card learn-box" }, h("h2", { text: t("home.learn") }),
+    h("p", { class: "hint", text: t("home.learn_more") }),
+    h("div", { class: "btn-row" }, ...EPILOGUES.map((n) => h("button", { type: "button", class: "btn", dataset: { tutorial: n },
+      onclick: (ev) => learn(ev, n), text: t(`tut.start.${n}`) }))),
+    saved && !saved.closed ? h("a", { class: "btn ghost", id: "learn-continue", href: `/t/${saved.table}`,
+      onclick: (e) => { e.preventDefault(); app.go(`/t/${saved.table}`); }, text: t("home.learn_continue") }) : null);
   const newTable = h("form", { class: "panel-card new-table", id: "new-table", onsubmit: async (ev) => {
     ev.preventDefault();
     const name = checkedName(field);
@@ -82,11 +100,11 @@ export function renderHome(root, app) {
       h("h1", { class: "hero-title", text: t("app.name") }),
       h("p", { class: "tagline", text: t("home.tagline") }),
       h("div", { class: "field name-field" }, h("label", { class: "field-label", for: "home-name", text: t("home.your_name") }), nameInput, field.count),
-      h("div", { class: "hero-actions" }, playNow, h("a", { class: "btn ghost big", href: "#new-table", id: "to-new-table",
+      h("div", { class: "hero-actions" }, playNow, learnNow, h("a", { class: "btn ghost big", href: "#new-table", id: "to-new-table",
         onclick: (e) => { e.preventDefault(); newTable.scrollIntoView({ behavior: "smooth" }); newTable.querySelector("select")?.focus(); },
         text: t("home.new_table") }))),
     h("div", { class: "hero-cards", "aria-hidden": "true" },
       ...["duke", "assassin", "captain", "ambassador", "contessa"].map((c) => cardFace(c, { size: "md" }))));
-  clear(root).append(hero, h("div", { class: "home-grid" }, newTable, h("div", { class: "home-side" }, join, recentBox, recordPanel(app),
+  clear(root).append(hero, h("div", { class: "home-grid" }, newTable, h("div", { class: "home-side" }, learnBox, join, recentBox, recordPanel(app),
     h("div", { class: "panel-card about" }, h("h2", { text: t("home.about") }), h("p", { text: t("home.about_text") })))));
 }

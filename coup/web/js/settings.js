@@ -9,7 +9,7 @@ export const FALLBACK_CONFIG = {
   personalities: ["honest", "bluffer", "skeptic", "vengeful", "cautious"],
   turn_timer: { choices: [0, 30, 60], min: 5, max: 3600 },
   reaction_timer: { choices: [0, 10, 15, 30], min: 3, max: 600 },
-  defaults: { seats: 4, characters: "ambassador", draft: true, reformation: false, turn_timer: 0, reaction_timer: 15, bot_level: "easy" },
+  defaults: { seats: 4, characters: "ambassador", draft: true, reformation: false, turn_timer: 0, reaction_timer: 15, bot_level: "easy", hints: true },
   limits: { name: 24, chat: 300, message_bytes: 4096 },
 };
 
@@ -47,6 +47,7 @@ export function settingsForm(config, values, { onChange, disabled = false } = {}
       h("span", { text: t(`char.${c}`) }))));
   const draft = h("input", { type: "checkbox", name: "draft", id: "set-draft", checked: !!v.draft });
   const reformation = h("input", { type: "checkbox", name: "reformation", id: "set-reformation", checked: !!v.reformation });
+  const hints = h("input", { type: "checkbox", name: "hints", id: "set-hints", checked: v.hints !== false });
   const level = h("select", { name: "bot_level", id: "set-level" },
     ...config.levels.map((l) => h("option", { value: l, selected: l === v.bot_level, text: t(`level.${l}`) })));
   const turn = timerField("turn_timer", config.turn_timer, v.turn_timer, onChange);
@@ -69,6 +70,9 @@ export function settingsForm(config, values, { onChange, disabled = false } = {}
     h("div", { class: "field toggle" }, h("label", { class: "switch" }, reformation, h("span", { class: "slider" })),
       h("label", { for: "set-reformation", class: "field-label", text: t("settings.reformation") }),
       h("div", { class: "hint", text: t("settings.reformation_hint") })),
+    h("div", { class: "field toggle" }, h("label", { class: "switch" }, hints, h("span", { class: "slider" })),
+      h("label", { for: "set-hints", class: "field-label", text: t("settings.hints") }),
+      h("div", { class: "hint", text: t("settings.hints_hint") })),
     row("settings.turn_timer", turn),
     row("settings.reaction_timer", reaction),
     row("settings.bot_level", level));
@@ -83,6 +87,7 @@ export function settingsForm(config, values, { onChange, disabled = false } = {}
     characters: el.querySelector("input[name=characters]:checked")?.value || "ambassador",
     draft: draft.checked,
     reformation: reformation.checked,
+    hints: hints.checked,
     turn_timer: timerValue(turn, "turn_timer"),
     reaction_timer: timerValue(reaction, "reaction_timer"),
     bot_level: level.value,

@@ -4,6 +4,7 @@ import { decisionPanel, resetIfNew, targetsFor, ui } from "./actions.js";
 import { endStory } from "./aftergame.js";
 import { cardBack, cardFace, coinIcon } from "./cards.js";
 import { clear, h, tNodes } from "./dom.js";
+import { hintLine, hintsSwitch } from "./hints.js";
 import { num, t } from "./i18n.js";
 import { allegianceBadge, reservePile } from "./reformation.js";
 import { opponentOrder, seatName, seatStates, seatTile } from "./seats.js";
@@ -77,7 +78,7 @@ function centre(ctx) {
         h("b", { class: "pile-count", dataset: { value: String(view.court) }, text: num(view.court) }))));
   const reserve = reservePile(view);
   if (reserve) bank.querySelector(".treasury").after(reserve);
-  bank.append(tallyButton(ctx));
+  bank.append(tallyButton(ctx), hintsSwitch(ctx.msg, ctx.rerender) || "");
   return h("div", { class: "centre" }, bank, h("div", { class: "now" }, banner, clock),
     ctx.tallyOpen ? tally(view, ctx) : null);
 }
@@ -152,7 +153,7 @@ function dock(ctx) {
       h("span", { class: "countdown-text" }))
     : null;
   return h("div", { class: `dock${deciding ? " deciding" : ""}`, role: deciding ? "region" : null,
-    "aria-label": deciding ? t("table.your_decision") : null }, clock, decisionPanel(ctx));
+    "aria-label": deciding ? t("table.your_decision") : null }, clock, decisionPanel(ctx), deciding ? hintLine(ctx.msg) : null);
 }
 
 // A bot plays for me (the host handed my seat over): take it back. Or leave the game.
