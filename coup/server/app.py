@@ -26,7 +26,7 @@ from coup.server.address_limits import AddressLimits
 from coup.server.after_game import routes as after_game_routes
 from coup.server.coach import Coach
 from coup.server.headers import Hardened
-from coup.server.health import Readiness, StoreDown
+from coup.server.health import Readiness, StoreDown, quiet_outages
 from coup.server.hub import Hub
 from coup.server.loop_watch import LoopWatch
 from coup.server.messages import SeatReply
@@ -104,6 +104,7 @@ def create_app(
     budgets = {**BUDGETS, "post": Budget(BUDGETS["post"].burst, http_rate)}
     limiter = _limiter(bus, budgets) if address_limits else None
     metrics = Metrics(metrics_allow)
+    quiet_outages()  # one line per outage in the log, not a traceback per failure
     readiness = Readiness(metrics.backend_error)
     holder: dict[str, TableService] = {}
     coaches: dict[str, Coach] = {}

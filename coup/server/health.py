@@ -141,3 +141,41 @@ async def unavailable(send: Send) -> None:
     ]
     await send({"type": "http.response.start", "status": 503, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+class OutageFilter(logging.Filter):
+    """A log record whose exception is an outage (`is_outage`) loses its traceback and
+    says the exception in its one line; the same line comes at most once per `LOG_EVERY`
+    seconds. Every loop of the service (heartbeats, claims, catch-ups) logs a failure with
+    its traceback, which is right for a bug and noise for a database that is down."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last: dict[str, float] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        info = record.exc_info
+        if not info or info[1] is None or not is_outage(info[1]):
+            return True
+        now = time.monotonic()
+        key = f"{record.name}:{record.msg}"
+        if now - self.last.get(key, -LOG_EVERY) < LOG_EVERY:
+            return False
+        self.last[key] = now
+        if len(self.last) > 1000:
+            self.last.clear()
+        exc = info[1]
+        record.msg = f"{record.getMessage()} ({type(exc).__name__}: {str(exc)[:200]}; "
+        record.msg += f"the database or Redis is unavailable; once per {LOG_EVERY:g} s)"
+        record.args = None
+        record.exc_info = None
+        record.exc_text = None
+        return True
+
+
+def quiet_outages() -> None:
+    """Put one `OutageFilter` on the loggers of the server, the store and the bus."""
+    for name in ("coup.server", "coup.store", "coup.bus"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, OutageFilter) for f in logger.filters):
+            logger.addFilter(OutageFilter())

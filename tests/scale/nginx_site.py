@@ -81,7 +81,10 @@ def check(folder: Path, site: str) -> subprocess.CompletedProcess[str]:
     assert nginx is not None
     conf = main_config(folder, site)
     return subprocess.run(
-        [nginx, "-t", "-p", str(folder), "-c", str(conf)], capture_output=True, text=True
+        [nginx, "-t", "-p", str(folder), "-c", str(conf)],
+        check=False,
+        capture_output=True,
+        text=True,
     )
 
 
