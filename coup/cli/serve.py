@@ -139,6 +139,29 @@ def read_env_file(argv: list[str]) -> None:
         os.environ.setdefault(key.strip(), value)
 
 
+def _schema_ready(db: str) -> None:
+    """Create or upgrade the schema before serving (the app's start does it again, at no
+    cost): a database this Coup may not run on (`coup/store/migrate.py`: a newer Coup's,
+    contracted) stops the start with one line, not uvicorn's traceback."""
+    import asyncio
+
+    from coup.store import open_store
+    from coup.store.migrate import SchemaError
+
+    async def check() -> None:
+        store = await open_store(db)
+        await store.close()
+
+    try:
+        asyncio.run(check())
+    except SchemaError as exc:
+        raise ValueError(str(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - unreachable, refused, no such database: one line
+        from coup.store.urls import shown
+
+        raise ValueError(f"cannot open the database {shown(db)}: {exc}") from None
+
+
 def main(argv: list[str]) -> int:
     read_env_file(argv)
     args = parser().parse_args(argv)
@@ -168,6 +191,7 @@ def main(argv: list[str]) -> int:
         Proxies(args.metrics_allow_ips)
         if args.public_url:
             public_origin(args.public_url)
+        _schema_ready(args.db)
         limit = 0 if args.no_address_limits else gate.CONNECTIONS_PER_ADDRESS
         app = create_app(
             args.db,

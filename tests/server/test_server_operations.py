@@ -33,6 +33,7 @@ from coup.store import processes as db
 from coup.store.sql import SqlStore
 from tests.scale import nginx_site
 from tools.load.client import SeatClient, create_table, join_table
+from tools.load.fleet import drop_database, make_database
 from tools.load.process import ServerProcess
 
 DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
@@ -54,11 +55,13 @@ def test_libpq_parameters_are_translated_for_asyncpg() -> None:
 
 async def test_a_postgresql_url_with_sslmode_opens() -> None:
     """`?sslmode=...` stopped the start with a TypeError (asyncpg takes `ssl`)."""
-    store = await open_store(f"{POSTGRES}?sslmode=disable&connect_timeout=5")
+    name, url = await asyncio.to_thread(make_database, POSTGRES, "coup_urls")  # not `test`'s
     try:
+        store = await open_store(f"{url}?sslmode=disable&connect_timeout=5")
         await store.ping()
-    finally:
         await store.close()
+    finally:
+        await asyncio.to_thread(drop_database, POSTGRES, name)
 
 
 def test_passwords_are_shown_as_stars() -> None:
@@ -94,7 +97,8 @@ def test_settings_come_from_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 def test_the_startup_line_hides_the_password(tmp_path: Path) -> None:
     """The password was printed on the startup line (and in `ps` when given as --db)."""
     env = tmp_path / "coup.env"
-    url = POSTGRES.replace("postgres@", "postgres:s3cret@", 1)
+    name, fresh = make_database(POSTGRES, "coup_line")  # not `test`'s: this one is upgraded
+    url = fresh.replace("postgres@", "postgres:s3cret@", 1)
     env.write_text(f"COUP_DB={url}\n")
     server = ServerProcess("ignored", log=tmp_path / "server.log")
     command = [a for a in server.command() if a not in ("--db", "ignored")]
@@ -108,6 +112,7 @@ def test_the_startup_line_hides_the_password(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(20)
+        drop_database(POSTGRES, name)
     assert "s3cret" not in line and "postgres:***@" in line, line
     assert "s3cret" not in " ".join(command)
 
