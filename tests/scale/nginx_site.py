@@ -62,7 +62,9 @@ pid {folder}/nginx.pid;
 error_log {folder}/error.log warn;
 events {{ worker_connections 1024; }}
 http {{
-    access_log {folder}/access.log;
+    log_format timing '$time_iso8601 "$request" $status $request_time '
+                      '$upstream_addr $upstream_connect_time $upstream_header_time';
+    access_log {folder}/access.log timing;
     client_body_temp_path {folder}/body;
     proxy_temp_path {folder}/proxy;
     fastcgi_temp_path {folder}/fastcgi;
