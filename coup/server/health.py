@@ -4,8 +4,9 @@
 - `/readyz` asks the database (`SELECT 1`) and the bus (a Redis `PING`), each with a
   short timeout, and says which failed: 200 when both answer, else 503.
 - `StoreDown`, an ASGI middleware: a request whose database (or bus) failed gets the
-  documented JSON error `503 unavailable` with `Retry-After`, not a plain-text 500, and
-  the log gets one line per outage rather than a traceback per request.
+  documented JSON error `503 unavailable` with `Retry-After`, not a plain-text 500 (a
+  websocket: close 1013, try again later), and the log gets one line per outage rather
+  than a traceback per request.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ log = logging.getLogger("coup.server")
 CHECK_TIMEOUT = 1.0
 #: What a refused request is told to wait before trying again (seconds).
 RETRY_AFTER = 2
+#: The websocket close code for "try again later" (RFC 6455's 1013).
+TRY_AGAIN_LATER = 1013
 #: One log line per outage: at most one every this many seconds.
 LOG_EVERY = 10.0
 
@@ -92,6 +95,9 @@ class StoreDown:
         self.refused = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await self._socket(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -108,20 +114,45 @@ class StoreDown:
         except Exception as exc:
             if not is_outage(exc) or started:
                 raise
-            self.refused += 1
-            if self.counted is not None:
-                self.counted("store")
-            now = time.monotonic()
-            if now - self.logged_at >= LOG_EVERY:
-                self.logged_at = now
-                log.warning(
-                    "the database or the bus is unavailable (%s: %s); answering 503 "
-                    "(one line per %g s)",
-                    type(exc).__name__,
-                    str(exc)[:200],
-                    LOG_EVERY,
-                )
+            self._outage(exc)
             await unavailable(send)
+
+    def _outage(self, exc: BaseException) -> None:
+        self.refused += 1
+        if self.counted is not None:
+            self.counted("store")
+        now = time.monotonic()
+        if now - self.logged_at >= LOG_EVERY:
+            self.logged_at = now
+            log.warning(
+                "the database or the bus is unavailable (%s: %s); answering 503 and closing "
+                "new sockets with 1013 (one line per %g s)",
+                type(exc).__name__,
+                str(exc)[:200],
+                LOG_EVERY,
+            )
+
+    async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A websocket whose handler met an outage: closed with 1013 (try again later;
+        the page reconnects with its backoff), not an error in the log per socket."""
+        state = {"accepted": False, "closed": False}
+
+        async def tracking(message: Message) -> None:
+            if message["type"] == "websocket.accept":
+                state["accepted"] = True
+            elif message["type"] == "websocket.close":
+                state["closed"] = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking)
+        except Exception as exc:
+            if not is_outage(exc) or state["closed"]:
+                raise
+            self._outage(exc)
+            if not state["accepted"]:
+                await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": TRY_AGAIN_LATER})
 
 
 async def unavailable(send: Send) -> None:

@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from tests.scale.conftest import POSTGRES
+from tools.load.client import SeatClient
 from tools.load.fleet import drop_database, make_database
 from tools.load.process import ServerProcess, free_port
 
@@ -115,6 +116,10 @@ async def test_the_database_stops_and_comes_back(relayed: tuple[Relay, ServerPro
                 assert answer.headers["retry-after"] == "2"
                 assert answer.json()["error"]["code"] == "unavailable"
         assert (await http.get("/healthz")).status_code == 200  # alive all along
+        socket = SeatClient(server.base, "AAAAAAAAAAAAAAAAAAAAAA")  # its table is read
+        await socket.connect()
+        assert await socket.wait_closed() == 1013  # try again later
+        await socket.close()
 
         await relay.start()  # the database is back
         await _until(http, "/readyz", 200, 20)
