@@ -23,6 +23,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from prometheus_client.parser import text_string_to_metric_families
 
 from tests.scale import nginx_site
 from tests.scale.conftest import REDIS, _fresh_database
@@ -173,6 +174,38 @@ def site(tmp_path: Path) -> Iterator[tuple[str, list[ServerProcess], nginx_site.
                 server.stop()
 
 
+async def _connections(server: ServerProcess) -> float:
+    async with httpx.AsyncClient() as http:
+        text = (await http.get(server.base + "/metrics")).text
+    for family in text_string_to_metric_families(text):
+        if family.name == "coup_connections":
+            return float(family.samples[0].value)
+    raise AssertionError("no coup_connections")
+
+
+async def _a_new_tables_seats(base: str, servers: list[ServerProcess]) -> list[int]:
+    """After the restarts, how a new table's sockets sit on the processes (sorted): the
+    hash sends them all to one (nothing is marked down), not some to each."""
+    before = [await _connections(s) for s in servers]
+    async with httpx.AsyncClient(base_url=base, verify=TLS) as http:
+        made = (
+            await http.post("/api/tables", json={"name": "Late", "settings": {"seats": SEATS}})
+        ).json()
+        tokens = [made["token"]]
+        for seat in range(1, SEATS):
+            r = await http.post(f"/api/tables/{made['table']}/seats", json={"name": f"L{seat}"})
+            tokens.append(r.json()["token"])
+    seats = [await Seat(base, made["table"], token).connect() for token in tokens]
+    try:
+        for seat in seats:
+            await seat.wait(lambda v: True)
+        after = [await _connections(s) for s in servers]
+    finally:
+        for seat in seats:
+            await seat.close()
+    return sorted(int(a - b) for a, b in zip(after, before, strict=True))
+
+
 def _restart(server: ServerProcess) -> None:
     """The page's procedure for one process: stop (SIGTERM), start, wait until ready."""
     server.stop()
@@ -220,6 +253,7 @@ async def test_a_rolling_restart_behind_the_documented_nginx(
         if outcome.moves >= after_restarts + 5:
             break
         await asyncio.sleep(0.1)
+    spread = await _a_new_tables_seats(base, servers)
     stop.set()
     await asyncio.gather(*tasks)
 
@@ -234,6 +268,7 @@ async def test_a_rolling_restart_behind_the_documented_nginx(
     assert outcome.closes, "no socket was moved: the restarts did nothing"
     assert set(outcome.closes) <= {1001}, f"closed with {sorted(set(outcome.closes))}"
     assert not outcome.bad, outcome.bad
+    assert spread == [0, SEATS], f"a new table's seats over the processes: {spread}"
     assert " 502 " not in proxy.access_log()
     slow = [round(s, 2) for s in outcome.back if s > BACK_WITHIN]
     assert not slow, f"clients back after {slow} s (of {len(outcome.back)})"
