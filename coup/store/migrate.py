@@ -18,15 +18,16 @@ from sqlalchemy import Column, Connection, Integer, Table, inspect, select, text
 
 from coup.store import schema as s
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """1: the single-process schema; 2: coup_deadlines.claimed_until, presence, processes;
 3: watchers (spectators per process; a new table, made by `create_all`); 4: handoffs
 (where a bot took over a seat of a game or gave it back; a new table, made by
 `create_all`); 5: the index `coup_reviews_queue` the coach's queue is taken by; 6:
 coup_reviews.asked (an asked-for analysis goes before the automatic ones); 7:
+coup_seats.device, .gone, .blocked (a table's former players, who may be blocked); 8:
 coup_schema.oldest (expand and contract: `OLDEST`)."""
 
-OLDEST = 6
+OLDEST = 7
 """The oldest schema version whose Coup can still run on a database of `SCHEMA_VERSION`:
 every change since then only *expanded* the schema (a new table, a new nullable column,
 an index) that the older code does not read. A rolling upgrade (docs/deploy.md) runs
@@ -55,7 +56,7 @@ def upgrade(conn: Connection) -> int:
     s.metadata.create_all(conn)
     if _has_column(conn, "coup_schema", "oldest"):
         found = conn.execute(select(versions.c.version)).scalar()
-    else:  # a schema before version 7: the column comes with its upgrade below
+    else:  # a schema before version 8: the column comes with its upgrade below
         found = conn.execute(text("SELECT version FROM coup_schema")).scalar()
     if found is None and not existed:  # a new database
         found = SCHEMA_VERSION
@@ -81,6 +82,8 @@ def upgrade(conn: Connection) -> int:
         if "asked" not in columns:
             conn.execute(text("ALTER TABLE coup_reviews ADD COLUMN asked INTEGER"))
     if found < 7:
+        _former_players(conn)
+    if found < 8:
         _add_oldest(conn)
     if found < SCHEMA_VERSION:
         conn.execute(versions.update().values(version=SCHEMA_VERSION, oldest=OLDEST))
@@ -92,7 +95,7 @@ def _has_column(conn: Connection, table: str, column: str) -> bool:
 
 
 def _add_oldest(conn: Connection) -> None:
-    """Version 7: `coup_schema.oldest`, the oldest Coup that may run on this database."""
+    """Version 8: `coup_schema.oldest`, the oldest Coup that may run on this database."""
     if not _has_column(conn, "coup_schema", "oldest"):
         conn.execute(text("ALTER TABLE coup_schema ADD COLUMN oldest INTEGER"))
 
@@ -111,3 +114,12 @@ def _newer(conn: Connection, found: int) -> None:
         f"{oldest if oldest is not None else found} or newer must run, and this Coup's is "
         f"{SCHEMA_VERSION}: upgrade Coup (or use another database)"
     )
+
+
+def _former_players(conn: Connection) -> None:
+    """Version 7: the device a person sat down from, and former players (removed, or
+    left; blocked or not) kept with the seats."""
+    columns = {c["name"] for c in inspect(conn).get_columns("coup_seats")}
+    for name, kind in (("device", "VARCHAR(64)"), ("gone", "VARCHAR(8)"), ("blocked", "BOOLEAN")):
+        if name not in columns:
+            conn.execute(text(f"ALTER TABLE coup_seats ADD COLUMN {name} {kind}"))
