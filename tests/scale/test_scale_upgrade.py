@@ -36,14 +36,18 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _previous_release(folder: Path) -> Path | None:
-    """The newest commit whose schema is `SCHEMA_VERSION - 1`, its `coup/` in `folder`."""
+    """The newest commit of `main` (else of this branch) whose schema is `SCHEMA_VERSION -
+    1`, its `coup/` in `folder`."""
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         return None
-    found = subprocess.run(
-        ["git", "log", "--first-parent", "--format=%H", "-n", "200"], cwd=ROOT,
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    for commit in found.stdout.split():
+    commits: list[str] = []
+    for ref in ("main", "origin/main", "HEAD"):  # the released line first, not a branch's
+        found = subprocess.run(
+            ["git", "log", "--first-parent", "--format=%H", "-n", "200", ref, "--"], cwd=ROOT,
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        commits += found.stdout.split() if found.returncode == 0 else []
+    for commit in commits:
         text = subprocess.run(
             ["git", "show", f"{commit}:coup/store/migrate.py"], cwd=ROOT,
             capture_output=True, text=True, check=False,
