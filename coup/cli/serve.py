@@ -107,8 +107,8 @@ def _operations(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--env-file",
         metavar="FILE",
-        help="read COUP_* settings (COUP_DB=..., one a line) from FILE before the "
-        "environment, so that passwords are not on the command line",
+        help="read COUP_* settings (COUP_DB=..., one a line) from FILE (env COUP_ENV_FILE); "
+        "a variable already set wins; keeps passwords off the command line",
     )
     p.add_argument(
         "--metrics-allow-ips",
