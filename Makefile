@@ -9,7 +9,7 @@ RULES_SOURCES := $(wildcard coup/rules/*.py coup/rules/*.c coup/envs/kernel/*.py
 # make test expects the compiled core where a C compiler is
 EXPECT_COMPILED := $(if $(shell command -v cc || command -v gcc),1,0)
 
-.PHONY: serve test bench lint services chromium core sanitize lighthouse
+.PHONY: serve test bench lint services chromium core sanitize lighthouse nginx
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -39,13 +39,20 @@ chromium:
 	  (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium) >/dev/null \
 	  || echo "warning: could not install Debian's chromium; browser tests will be skipped"; }
 
+# Debian's nginx, for the test that runs docs/deploy.md's nginx block
+# (tests/scale/test_scale_rolling_restart.py; skipped with the reason where this fails)
+nginx:
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { \
+	  (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx) >/dev/null \
+	  || echo "warning: could not install nginx; the rolling-restart test will be skipped"; }
+
 services:
 	@pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null || \
 	  pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start || true
 	@redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || \
 	  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no || true
 
-test: $(DEVSTAMP) core chromium services
+test: $(DEVSTAMP) core chromium nginx services
 	$(VENV)/bin/ruff check coup tools tests setup.py
 	$(VENV)/bin/mypy
 	COUP_EXPECT_COMPILED=$(EXPECT_COMPILED) $(PY) -m pytest -q

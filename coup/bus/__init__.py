@@ -17,6 +17,7 @@ Listener = Callable[[str, str], Awaitable[None]]
 BACKENDS: dict[str, str] = {
     "memory": "coup.bus.memory:MemoryBus",
     "redis": "coup.bus.redis:RedisBus",
+    "rediss": "coup.bus.redis:RedisBus",  # Redis over TLS
 }
 
 
@@ -29,6 +30,9 @@ class Bus(Protocol):
 
     async def unwatch(self, table_id: str) -> None: ...
     def listen(self, listener: Listener) -> None: ...
+    async def ping(self) -> None:
+        """Ask the bus's server for an answer (readiness); raises if it does not."""
+
     def alone(self) -> bool:
         """Nobody but the one listener of this process can hear a message (the memory
         bus of a single server): the sender need not say anything."""
@@ -38,7 +42,9 @@ def connect(url: str) -> Bus:
     """A bus for `url` (not started yet: call `await bus.start()`)."""
     scheme = url.split("://", 1)[0] if "://" in url else url
     if scheme not in BACKENDS:
-        raise ValueError(f"unsupported bus URL {url!r} (use memory:// or redis://...)")
+        raise ValueError(
+            f"unsupported bus URL {url!r} (use memory://, redis://... or rediss://...)"
+        )
     module_name, _, class_name = BACKENDS[scheme].partition(":")
     try:
         module = importlib.import_module(module_name)

@@ -29,5 +29,8 @@ class MemoryBus:
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
+    async def ping(self) -> None:
+        return None  # in this process: always there
+
     def alone(self) -> bool:
         return len(self._listeners) <= 1

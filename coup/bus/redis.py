@@ -82,6 +82,10 @@ class RedisBus:
         except Exception:  # a lost hint; the periodic resync repairs it
             log.warning("redis publish failed for table %s", table_id, exc_info=True)
 
+    async def ping(self) -> None:
+        """Redis answers a PING (readiness: `coup/server/health.py`)."""
+        await self._redis.ping()
+
     def ignore_own(self, prefix: str) -> None:
         """Messages beginning with `prefix` are this process's own: drop them unread."""
         self._own = prefix.encode()

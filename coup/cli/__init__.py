@@ -18,6 +18,7 @@ from types import ModuleType
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("coup.cli.serve", "run the online table (HTTP + websockets)"),
+    "backup": ("coup.cli.backup", "copy a live SQLite database (SQLite's online backup)"),
     "worker": ("coup.cli.worker", "take bots' and coach's work from Redis, for every server"),
     "play": ("coup.cli.play", "play a game in the terminal against bots"),
     "replay": ("coup.cli.replay", "replay a coup-record/1 game, in words or as JSON"),

@@ -96,20 +96,100 @@ def parser() -> argparse.ArgumentParser:
         "one per core but one); with Redis, `coup worker` processes do the bots' work",
     )
     p.add_argument("--log-level", default="warning", help="uvicorn log level (warning)")
+    _operations(p)
     return p
 
 
+def _operations(p: argparse.ArgumentParser) -> None:
+    """Options for running it as a service (docs/deploy.md)."""
+    from coup.cli.logs import FORMATS
+
+    p.add_argument(
+        "--env-file",
+        metavar="FILE",
+        help="read COUP_* settings (COUP_DB=..., one a line) from FILE (env COUP_ENV_FILE); "
+        "a variable already set wins; keeps passwords off the command line",
+    )
+    p.add_argument(
+        "--metrics-allow-ips",
+        default=os.environ.get("COUP_METRICS_ALLOW_IPS", "127.0.0.1,::1"),
+        help="addresses or networks GET /metrics answers, separated by commas, or * "
+        "(env COUP_METRICS_ALLOW_IPS; 127.0.0.1,::1)",
+    )
+    p.add_argument(
+        "--log-format",
+        choices=FORMATS,
+        default=os.environ.get("COUP_LOG_FORMAT", "text"),
+        help="one line per event, as text or JSON (env COUP_LOG_FORMAT; text)",
+    )
+
+
+def read_env_file(argv: list[str]) -> None:
+    """`--env-file FILE` (or env COUP_ENV_FILE): its `KEY=VALUE` lines into the
+    environment (a variable already set wins), before the options read their defaults."""
+    path = os.environ.get("COUP_ENV_FILE")
+    for i, arg in enumerate(argv):
+        if arg == "--env-file" and i + 1 < len(argv):
+            path = argv[i + 1]
+        elif arg.startswith("--env-file="):
+            path = arg.split("=", 1)[1]
+    if not path:
+        return
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as exc:
+        raise SystemExit(f"coup: cannot read --env-file {path}: {exc.strerror}") from None
+    for number, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.removeprefix("export ").partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise SystemExit(f"coup: {path}:{number}: not KEY=VALUE")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        os.environ.setdefault(key.strip(), value)
+
+
+def _schema_ready(db: str) -> None:
+    """Create or upgrade the schema before serving (the app's start does it again, at no
+    cost): a database this Coup may not run on (`coup/store/migrate.py`: a newer Coup's,
+    contracted) stops the start with one line, not uvicorn's traceback."""
+    import asyncio
+
+    from coup.store import open_store
+    from coup.store.migrate import SchemaError
+
+    async def check() -> None:
+        store = await open_store(db)
+        await store.close()
+
+    try:
+        asyncio.run(check())
+    except SchemaError as exc:
+        raise ValueError(str(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - unreachable, refused, no such database: one line
+        from coup.store.urls import shown
+
+        raise ValueError(f"cannot open the database {shown(db)}: {exc}") from None
+
+
 def main(argv: list[str]) -> int:
+    read_env_file(argv)
     args = parser().parse_args(argv)
     import uvicorn
 
-    from coup.server import gate
+    from coup.cli import logs
+    from coup.server import gate, shutdown
     from coup.server.addresses import Proxies
     from coup.server.app import create_app
     from coup.server.origin import public_origin
     from coup.server.protocol import MAX_WS_FRAME
+    from coup.store.urls import shown
 
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
+    logs.configure(args.log_format, logging.WARNING)
     try:
         from coup.bus import BACKENDS
         from coup.store import sqlite_lock
@@ -118,10 +198,14 @@ def main(argv: list[str]) -> int:
         engine_url(args.db)
         held = sqlite_lock.hold(args.db)  # kept for as long as this process serves
         if args.bus.split("://", 1)[0] not in BACKENDS:
-            raise ValueError(f"unsupported bus URL {args.bus!r} (use memory:// or redis://...)")
+            raise ValueError(
+                f"unsupported bus URL {shown(args.bus)!r} (use memory://, redis:// or rediss://)"
+            )
         proxies = Proxies(args.forwarded_allow_ips)
+        Proxies(args.metrics_allow_ips)
         if args.public_url:
             public_origin(args.public_url)
+        _schema_ready(args.db)
         limit = 0 if args.no_address_limits else gate.CONNECTIONS_PER_ADDRESS
         app = create_app(
             args.db,
@@ -135,6 +219,7 @@ def main(argv: list[str]) -> int:
             short_collections=True,
             spectators=args.spectators,
             workers=args.workers,
+            metrics_allow=args.metrics_allow_ips,
         )
     except ValueError as exc:
         print(f"coup serve: {exc}", file=sys.stderr)
@@ -150,11 +235,13 @@ def main(argv: list[str]) -> int:
         **gate.settings(gate.Gate(proxies, limit)),
         ws_per_message_deflate=not args.no_ws_compression,
         log_level=args.log_level,
+        log_config=None,  # uvicorn's lines through `logs.configure`'s handler
         lifespan="on",
+        **shutdown.settings(),
     )
-    server = uvicorn.Server(config)
-    shown = args.host if ":" not in args.host else f"[{args.host}]"
-    print(f"Coup is at http://{shown}:{args.port}/  (database {args.db})", flush=True)
+    server = shutdown.Server(config, app.state.hub)  # 1001 to every socket on SIGTERM
+    host = args.host if ":" not in args.host else f"[{args.host}]"
+    print(f"Coup is at http://{host}:{args.port}/  (database {shown(args.db)})", flush=True)
     server.run()
     if held is not None:
         held.close()

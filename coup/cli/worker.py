@@ -59,6 +59,8 @@ def main(argv: list[str]) -> int:
         with contextlib.suppress(asyncio.CancelledError):
             await task
 
-    print(f"coup worker: taking work from {args.bus}", flush=True)
+    from coup.store.urls import shown
+
+    print(f"coup worker: taking work from {shown(args.bus)}", flush=True)
     asyncio.run(run())
     return 0

@@ -12,6 +12,7 @@ what a trusted proxy wrote in `X-Forwarded-For` (`addresses.Proxies`).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -23,14 +24,19 @@ from coup.server.rate_limits import Limiter
 #: address: one per tab); one more is closed with 4429.
 SOCKETS_PER_ADDRESS = 32
 #: Paths no rate limit applies to (their connections are still counted and timed).
-UNLIMITED = ("/static/", "/healthz")
+UNLIMITED = ("/static/", "/healthz", "/readyz", "/metrics")
 
 
 class AddressLimits:
     def __init__(
-        self, app: ASGIApp, limiter: Limiter | None, sockets: int = SOCKETS_PER_ADDRESS
+        self,
+        app: ASGIApp,
+        limiter: Limiter | None,
+        sockets: int = SOCKETS_PER_ADDRESS,
+        refused: Callable[[str], None] | None = None,
     ) -> None:
         self.app = app
+        self.refused = refused  # told the door of each refusal (metrics)
         self.limiter = limiter  # None: no per-address limit at all (load tests on loopback)
         self.sockets = sockets
         self.open: Counter[str] = Counter()
@@ -46,12 +52,16 @@ class AddressLimits:
             else:
                 door = None if scope["path"].startswith(UNLIMITED) else "get"
             if door is not None and not await self.limiter.allow(door, key):
+                if self.refused is not None:
+                    self.refused(door)
                 await _too_many(send)
                 return
             await self.app(scope, receive, send)
             return
         opening = await self.limiter.allow("socket", key)  # a refused open counts too
         if not opening or self.open[key] >= self.sockets:
+            if self.refused is not None:
+                self.refused("socket")
             await receive()  # websocket.connect
             await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": Close.FLOODING})

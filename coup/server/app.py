@@ -26,14 +26,17 @@ from coup.server.address_limits import AddressLimits
 from coup.server.after_game import routes as after_game_routes
 from coup.server.coach import Coach
 from coup.server.headers import Hardened
+from coup.server.health import Readiness, StoreDown, quiet_outages
 from coup.server.hub import Hub
 from coup.server.loop_watch import LoopWatch
 from coup.server.messages import SeatReply
+from coup.server.metrics import Metrics
 from coup.server.origin import SameOrigin
 from coup.server.protocol import MAX_HTTP_BODY, Close, ProtocolError, parse_object, path_number
 from coup.server.rate_limits import BUDGETS, Buckets, Budget
 from coup.server.replay_worker import ReplayWorker
 from coup.server.service import TableService
+from coup.server.shared_limits import SharedBuckets
 from coup.server.spectators import CAP as SPECTATOR_CAP
 from coup.server.static_files import StaticFiles
 from coup.server.table import Table
@@ -91,14 +94,19 @@ def create_app(
     short_collections: bool = False,
     spectators: int = SPECTATOR_CAP,
     workers: int | None = None,
+    metrics_allow: str = "127.0.0.1,::1",
 ) -> Starlette:
     """The app. `workers`: bot worker processes on this machine with the memory bus
-    (None: one per core but one); with Redis, `coup worker` processes do the work."""
+    (None: one per core but one); with Redis, `coup worker` processes do the work.
+    `metrics_allow`: the addresses `GET /metrics` answers (`metrics.py`)."""
     web = web_dir or WEB_DIR
     static = StaticFiles(web)  # read and compressed once, here
     hub = Hub()
     budgets = {**BUDGETS, "post": Budget(BUDGETS["post"].burst, http_rate)}
-    limiter = Buckets(budgets) if address_limits else None
+    limiter = _limiter(bus, budgets) if address_limits else None
+    metrics = Metrics(metrics_allow)
+    quiet_outages()  # one line per outage in the log, not a traceback per failure
+    readiness = Readiness(metrics.backend_error)
     holder: dict[str, TableService] = {}
     coaches: dict[str, Coach] = {}
     pools: dict[str, work.Workers] = {}
@@ -132,6 +140,7 @@ def create_app(
         )
         holder["service"] = svc
         app.state.service = svc
+        _watch(metrics, readiness, store, the_bus, svc, the_workers, coaches["coach"])
         app.state.loop_watch = watch
         names.forms("")  # the look-alikes' table read now, not in the first request
         watch.start()
@@ -158,6 +167,8 @@ def create_app(
             await the_bus.close()
             await store.close()
             await watch.stop()
+            if isinstance(limiter, SharedBuckets):
+                await limiter.close()
 
     async def page(request: Request) -> Response:
         index = static.page()
@@ -276,6 +287,8 @@ def create_app(
         Route("/t/{table}/games/{game}/replay", page),
         Route("/replay", page),
         Route("/healthz", healthz),
+        Route("/readyz", readiness.answer),
+        Route("/metrics", metrics.answer),
         Route("/api/config", config),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table}", get_table),
@@ -289,8 +302,50 @@ def create_app(
     ]
     middleware = [
         Middleware(Hardened),
-        Middleware(AddressLimits, limiter=limiter),
+        Middleware(StoreDown, counted=metrics.backend_error),
+        Middleware(AddressLimits, limiter=limiter, refused=metrics.rate_limited),
         Middleware(SameOrigin, public_url=public_url),
         Middleware(wire.KeepSend),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    app.state.hub = hub  # `shutdown.py` closes its sockets first
+    app.state.metrics = metrics
+    return app
+
+
+def _limiter(bus: str, budgets: dict[str, Budget]) -> Buckets | SharedBuckets:
+    """The rate limits: shared by the site's processes through Redis with the Redis bus
+    (`shared_limits.py`), else this process's own."""
+    if bus.split("://", 1)[0] in ("redis", "rediss"):
+        return SharedBuckets(bus, budgets)
+    return Buckets(budgets)
+
+
+def _watch(
+    metrics: Metrics,
+    readiness: Readiness,
+    store: Any,
+    bus: Any,
+    svc: TableService,
+    workers: work.Workers,
+    coach: Coach,
+) -> None:
+    """What `/readyz` asks and `/metrics` reads, once the parts exist."""
+    readiness.database = store.ping
+    readiness.bus = bus.ping
+    metrics.time_moves(svc.dealer)
+    metrics.gauge("coup_tables", "Tables held in this process", lambda: len(svc.tables.held))
+    metrics.gauge("coup_connections", "Websockets open", svc.hub.count)
+    metrics.gauge(
+        "coup_bot_decisions_queued",
+        "Bot decisions waiting for a worker",
+        lambda: workers.stats().get("queued", 0),
+    )
+    metrics.gauge(
+        "coup_coach_queued", "Coach analyses waiting", lambda: coach.depth.get("queued", 0)
+    )
+    metrics.gauge(
+        "coup_bot_answered_here",
+        "Bot decisions answered in the server (no worker in time)",
+        lambda: svc.bots.stats().get("answered_here", 0),
+    )

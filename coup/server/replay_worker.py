@@ -28,6 +28,7 @@ from typing import Any
 
 from coup.server import replay_job
 from coup.server.protocol import ProtocolError
+from coup.work.child import ignore_stop_signals
 
 log = logging.getLogger("coup.server")
 
@@ -46,6 +47,7 @@ JOBS: dict[str, Callable[..., bytes]] = {
 
 def _child(conn: Connection) -> None:
     """The child's loop: a job from the pipe, its answer back; the end when the pipe closes."""
+    ignore_stop_signals()  # the server stops it (`shutdown.py`)
     with contextlib.suppress(OSError):
         os.nice(NICE)
     while True:

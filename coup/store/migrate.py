@@ -18,13 +18,21 @@ from sqlalchemy import Column, Connection, Integer, Table, inspect, select, text
 
 from coup.store import schema as s
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """1: the single-process schema; 2: coup_deadlines.claimed_until, presence, processes;
 3: watchers (spectators per process; a new table, made by `create_all`); 4: handoffs
 (where a bot took over a seat of a game or gave it back; a new table, made by
 `create_all`); 5: the index `coup_reviews_queue` the coach's queue is taken by; 6:
 coup_reviews.asked (an asked-for analysis goes before the automatic ones); 7:
-coup_seats.device, .gone, .blocked (a table's former players, who may be blocked)."""
+coup_seats.device, .gone, .blocked (a table's former players, who may be blocked); 8:
+coup_schema.oldest (expand and contract: `OLDEST`)."""
+
+OLDEST = 7
+"""The oldest schema version whose Coup can still run on a database of `SCHEMA_VERSION`:
+every change since then only *expanded* the schema (a new table, a new nullable column,
+an index) that the older code does not read. A rolling upgrade (docs/deploy.md) runs
+both versions at once, so a change that removes or renames what an older version uses
+(a *contract*) raises `OLDEST` to the version before it, once no older process runs."""
 
 _MIGRATION_LOCK = 0x0C0_5C4E  # any constant shared by every Coup process
 
@@ -32,6 +40,7 @@ versions = Table(
     "coup_schema",
     s.metadata,
     Column("version", Integer, nullable=False),
+    Column("oldest", Integer, nullable=True),  # the oldest Coup that may run on it (v7)
 )
 
 
@@ -45,15 +54,19 @@ def upgrade(conn: Connection) -> int:
         conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
     existed = inspect(conn).has_table("coup_tables")
     s.metadata.create_all(conn)
-    found = conn.execute(select(versions.c.version)).scalar()
-    if found is None:
-        found = 1 if existed else SCHEMA_VERSION
-        conn.execute(versions.insert().values(version=found))
+    if _has_column(conn, "coup_schema", "oldest"):
+        found = conn.execute(select(versions.c.version)).scalar()
+    else:  # a schema before version 8: the column comes with its upgrade below
+        found = conn.execute(text("SELECT version FROM coup_schema")).scalar()
+    if found is None and not existed:  # a new database
+        found = SCHEMA_VERSION
+        conn.execute(versions.insert().values(version=found, oldest=OLDEST))
+    elif found is None:  # from before the version row
+        found = 1
+        conn.execute(text("INSERT INTO coup_schema (version) VALUES (1)"))
     if found > SCHEMA_VERSION:
-        raise SchemaError(
-            f"the database has schema version {found}, newer than this Coup's "
-            f"{SCHEMA_VERSION}: upgrade Coup (or use another database)"
-        )
+        _newer(conn, found)
+        return int(found)
     if found < 2:
         columns = {c["name"] for c in inspect(conn).get_columns("coup_deadlines")}
         if "claimed_until" not in columns:
@@ -70,9 +83,37 @@ def upgrade(conn: Connection) -> int:
             conn.execute(text("ALTER TABLE coup_reviews ADD COLUMN asked INTEGER"))
     if found < 7:
         _former_players(conn)
+    if found < 8:
+        _add_oldest(conn)
     if found < SCHEMA_VERSION:
-        conn.execute(versions.update().values(version=SCHEMA_VERSION))
+        conn.execute(versions.update().values(version=SCHEMA_VERSION, oldest=OLDEST))
     return int(found)
+
+
+def _has_column(conn: Connection, table: str, column: str) -> bool:
+    return column in {c["name"] for c in inspect(conn).get_columns(table)}
+
+
+def _add_oldest(conn: Connection) -> None:
+    """Version 8: `coup_schema.oldest`, the oldest Coup that may run on this database."""
+    if not _has_column(conn, "coup_schema", "oldest"):
+        conn.execute(text("ALTER TABLE coup_schema ADD COLUMN oldest INTEGER"))
+
+
+def _newer(conn: Connection, found: int) -> None:
+    """A database a newer Coup wrote: run on it if that Coup says this one still may
+    (`oldest`: its changes since this version only expanded the schema), else refuse.
+    Nothing is changed: the newer schema is the newer Coup's to keep."""
+    oldest = None
+    if _has_column(conn, "coup_schema", "oldest"):
+        oldest = conn.execute(text("SELECT oldest FROM coup_schema")).scalar()
+    if oldest is not None and int(oldest) <= SCHEMA_VERSION:
+        return
+    raise SchemaError(
+        f"the database has schema version {found}, which Coup of schema version "
+        f"{oldest if oldest is not None else found} or newer must run, and this Coup's is "
+        f"{SCHEMA_VERSION}: upgrade Coup (or use another database)"
+    )
 
 
 def _former_players(conn: Connection) -> None:

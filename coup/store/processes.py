@@ -203,7 +203,8 @@ async def reap(store: SqlStore, now: int, dead_after: int) -> list[str]:
     def fn(conn: Connection) -> list[str]:
         gone = _forget(conn, lambda c: c.not_in(_alive(now, dead_after)))
         tables = sorted({str(r[0]) for r in gone})
-        conn.execute(delete(s.processes).where(s.processes.c.seen_at < now - 10 * dead_after))
+        # its row goes with its connections: ~10 s after its last heartbeat (docs/deploy.md)
+        conn.execute(delete(s.processes).where(s.processes.c.seen_at < now - dead_after))
         return tables
 
     return await store._run(fn)

@@ -22,11 +22,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, create_engine, delete, event, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from coup.store import analyses, migrate, postgres_move, sqlite_move
+from coup.store import analyses, migrate, postgres_move, sqlite_move, urls
 from coup.store import schema as s
 from coup.store.expiry import CHAT_STORED, trim_chat
 from coup.store.sqlite_thread import SqliteThread
@@ -61,12 +71,13 @@ class TableData:
 def engine_url(url: str) -> str:
     """The SQLAlchemy URL: `sqlite:///x.db` (sqlite3 in a writer thread),
     `sqlite+aiosqlite:///x.db`, or `postgresql+asyncpg://...` for `postgresql://...`."""
-    if url.startswith(("sqlite:///", "sqlite+aiosqlite:///", "postgresql+asyncpg://")):
+    if url.startswith(("sqlite:///", "sqlite+aiosqlite:///")):
         return url
-    for prefix in ("postgresql://", "postgres://"):
-        if url.startswith(prefix):
-            return "postgresql+asyncpg://" + url[len(prefix) :]
-    raise ValueError(f"unsupported database URL {url!r} (use sqlite:///FILE or postgresql://...)")
+    if url.startswith(("postgresql://", "postgres://", "postgresql+asyncpg://")):
+        return urls.for_asyncpg(url)[0]  # libpq's sslmode=, connect_timeout= translated
+    raise ValueError(
+        f"unsupported database URL {urls.shown(url)!r} (use sqlite:///FILE or postgresql://...)"
+    )
 
 
 async def open_store(url: str) -> SqlStore:
@@ -108,6 +119,7 @@ class SqlStore:
             kwargs: dict[str, Any] = {}
             if not self.sqlite:
                 kwargs = {"pool_size": 20, "max_overflow": 10}  # a steady pool: no reconnect churn
+                kwargs["connect_args"] = urls.for_asyncpg(url)[1]  # connect_timeout= and such
             self.engine = create_async_engine(full, **kwargs)
             self._moves = postgres_move.MoveConnections(self.engine)
             if self.sqlite:
@@ -134,6 +146,10 @@ class SqlStore:
     async def create(self) -> None:
         """Create or upgrade the schema (coup/store/migrate.py)."""
         await self._run(migrate.upgrade)
+
+    async def ping(self) -> None:
+        """One `SELECT 1` (readiness: `coup/server/health.py`)."""
+        await self._run(lambda conn: conn.execute(text("SELECT 1")).scalar())
 
     async def drop_all(self) -> None:
         await self._run(lambda conn: s.metadata.drop_all(conn))

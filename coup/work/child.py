@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -34,8 +35,18 @@ def _watch_parent(parent: int) -> None:
             os._exit(0)  # the parent died: our answers have nobody to go to
 
 
+def ignore_stop_signals() -> None:
+    """SIGTERM and SIGINT are the parent's to act on: a signal to the whole process group
+    (systemd's stop, a terminal's Ctrl-C) stops the parent, which then ends its workers
+    in order, instead of killing them mid-job (docs/deploy.md)."""
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(ValueError, OSError):
+            signal.signal(sig, signal.SIG_IGN)
+
+
 def main(conn: Connection, nice: int, parent: int) -> None:
     """The worker's loop (the target of the pool's `multiprocessing` process)."""
+    ignore_stop_signals()
     with contextlib.suppress(OSError, AttributeError):
         os.nice(nice)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()

@@ -179,14 +179,21 @@ async def test_schema_version_row(stores: list[SqlStore]) -> None:
         lambda conn: conn.execute(select(migrate.versions.c.version)).scalars().all()
     )
     assert found == [migrate.SCHEMA_VERSION]
-    await a._run(lambda conn: conn.execute(migrate.versions.update().values(version=99)))
+    newest = migrate.versions.update().values(version=99, oldest=99)
+    await a._run(lambda conn: conn.execute(newest))
     try:
         with pytest.raises(migrate.SchemaError, match="newer"):
             await a.create()
+        # a newer Coup that only expanded the schema says this one may still run on it
+        expanded = migrate.versions.update().values(version=99, oldest=migrate.SCHEMA_VERSION)
+        await a._run(lambda conn: conn.execute(expanded))
+        await a.create()
     finally:
         await a._run(
             lambda conn: conn.execute(
-                migrate.versions.update().values(version=migrate.SCHEMA_VERSION)
+                migrate.versions.update().values(
+                    version=migrate.SCHEMA_VERSION, oldest=migrate.OLDEST
+                )
             )
         )
 

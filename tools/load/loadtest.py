@@ -22,6 +22,8 @@ import os
 import sys
 from typing import Any
 
+import httpx
+
 from tools.load.measure import measure
 
 
@@ -150,6 +152,9 @@ def main(argv: list[str]) -> int:
 
             return soak.main(args, urls, fleet)
         report = asyncio.run(measure(args, urls, pids))
+    except httpx.HTTPStatusError as exc:
+        print(f"coup loadtest: {refused(exc)}", file=sys.stderr)
+        return 2
     finally:
         if fleet is not None:
             fleet.stop()
@@ -158,8 +163,13 @@ def main(argv: list[str]) -> int:
         print(json.dumps(report))
     else:
         lat = report["move_to_all_views_ms"]
+        where = (
+            f"{report['servers']} server process(es)"
+            if args.url is None
+            else f"the server at {args.url} (not started by this tool)"
+        )
         print(
-            f"{report['servers']} server process(es), seats spread by {report['spread']}"
+            f"{where}, seats spread by {report['spread']}"
             + (f", each capped at {args.server_cpu} cores" if args.server_cpu else "")
             + "\n"
             f"{report['tables']} tables x {report['players']} seats, {report['seconds']} s: "
@@ -167,20 +177,41 @@ def main(argv: list[str]) -> int:
             f"{report['games_finished']} games finished\n"
             f"move -> every seat's view: p50 {lat['p50']} ms, p99 {lat['p99']} ms\n"
             f"errors: {report['errors'] or 'none'}; seats failed: {report['seats_failed']}\n"
-            f"server RSS: {report['server_rss_mib']['before']} MiB before, "
-            f"{report['server_rss_mib']['connected']} MiB with every seat connected, "
-            f"{report['server_rss_mib']['peak']} MiB peak "
-            f"(~{report['rss_per_table_kib']} KiB per table)\n"
+            + (
+                f"server RSS: {report['server_rss_mib']['before']} MiB before, "
+                f"{report['server_rss_mib']['connected']} MiB with every seat connected, "
+                f"{report['server_rss_mib']['peak']} MiB peak "
+                f"(~{report['rss_per_table_kib']} KiB per table)\n"
+                if pids
+                else "server RSS and CPU: not measured (give the server's --pid)\n"
+            )
             + (_bots_line(report) if report["bot_tables"] else "")
             + f"/healthz: p50 {report['healthz_ms']['p50']} ms, p99 {report['healthz_ms']['p99']} "
             f"ms, max {report['healthz_ms']['max']} ms\n"
-            f"CPU: server {report['server_cpu_percent']}%, load tester "
+            + (f"CPU: server {report['server_cpu_percent']}%, " if pids else "CPU: ")
+            + f"load tester "
             f"{report['loadtest_cpu_percent']}%, PostgreSQL "
             f"{report['services_cpu_percent']['postgres']}%, Redis "
             f"{report['services_cpu_percent']['redis']}% (of one core); load average "
             f"{report['load_average']} on {os.cpu_count()} cores"
         )
     return 0 if report["seats_failed"] == 0 else 1
+
+
+def refused(exc: httpx.HTTPStatusError) -> str:
+    """One line for a server's refusal (no traceback): a 429 is its limits per address."""
+    status = exc.response.status_code
+    try:
+        code = exc.response.json()["error"]["code"]
+    except (ValueError, KeyError, TypeError):
+        code = exc.response.reason_phrase
+    line = f"the server answered {status} {code} to {exc.request.method} {exc.request.url.path}"
+    if status == 429:
+        line += (
+            ": it limits each address (a burst of 60 POSTs, then 2 a second); start the "
+            "server with --no-address-limits for a load test, or let coup loadtest start its own"
+        )
+    return line
 
 
 def _bots_line(report: dict[str, Any]) -> str:

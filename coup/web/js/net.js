@@ -94,7 +94,9 @@ export class TableSocket {
       if (this.closed) return;
       if (ev.code === 4404) { this.closed = true; this.onError?.({ code: "no_table", message: "no such table" }); return; }
       if (ev.code === 4401) { tokens.drop(this.table); this.backoff = 100; }
-      const wait = this.backoff;
+      // 1001: this server process is going away (a restart); another one takes the
+      // socket at once, so come back now (spread over 200 ms), not after the backoff
+      const wait = ev.code === 1001 ? Math.random() * 200 : this.backoff;
       this.backoff = Math.min(this.backoff * 2, 10000);
       setTimeout(() => this.connect(), wait);
     };
