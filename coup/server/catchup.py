@@ -34,8 +34,9 @@ def seats_of(rows: list[dict[str, Any]], cap: int) -> list[Seat | None]:
     seats: list[Seat | None] = [None] * cap
     for s in rows:
         seats[s["seat"]] = Seat(
-            s["member"], s["name"], s["kind"], s["level"], s["token_hash"], bool(s["host"])
-        )
+            s["member"], s["name"], s["kind"], s["level"], s["token_hash"], bool(s["host"]),
+            profile=s.get("profile"), profile_name=s.get("profile_name"),
+        )  # fmt: skip
     return seats
 
 

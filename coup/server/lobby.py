@@ -31,11 +31,13 @@ class Lobby:
         self.commit = commit
         self.timing = timing
 
-    async def create(self, name: str, settings: Any) -> tuple[Table, int, str]:
+    async def create(
+        self, name: str, settings: Any, profile: tuple[str, str] | None = None
+    ) -> tuple[Table, int, str]:
         """A new table with its host (`name`) in seat 0: (table, seat, token)."""
         merged = merge(DEFAULTS, settings if settings is not None else {})
         table = Table(new_table_id(), merged, [None] * int(merged["seats"]))
-        seat, token = table.sit(name, 0, host=True)
+        seat, token = table.sit(name, 0, host=True, profile=profile)
         row = {
             "id": table.id,
             "created_at": now_ms(),

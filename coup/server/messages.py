@@ -107,6 +107,7 @@ class SeatInfo(TypedDict):
     connected: bool
     idle: bool
     standin: str | None  # None | "host" | "left"
+    profile: str | None  # the signed-in player's profile name; None: a guest or a bot
 
 
 class DeadlineInfo(TypedDict):

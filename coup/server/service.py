@@ -125,18 +125,23 @@ class TableService:
         """The table (`tables.py`), None if there is no such table."""
         return await self.tables.get(table_id)
 
-    async def create(self, name: Any, settings: Any) -> tuple[Table, int, str]:
-        """A new table with its host in seat 0: (table, seat, token)."""
-        table, seat, token = await self.lobby.create(clean_name(name), settings)
+    async def create(
+        self, name: Any, settings: Any, profile: tuple[str, str] | None = None
+    ) -> tuple[Table, int, str]:
+        """A new table with its host in seat 0: (table, seat, token). `profile`: the
+        signed-in player's (id, name), linked to the seat."""
+        table, seat, token = await self.lobby.create(clean_name(name), settings, profile)
         self.tables.add(table)
         return table, seat, token
 
-    async def join(self, table: Table, name: Any, seat: Any) -> tuple[int, str]:
+    async def join(
+        self, table: Table, name: Any, seat: Any, profile: tuple[str, str] | None = None
+    ) -> tuple[int, str]:
         """A person takes a seat (`seat` None: the lowest free): (seat, token)."""
         name = clean_name(name)
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
             raise ProtocolError("bad_seat", "seat must be an integer")
-        return await self.lobby.change(table, lambda t: t.sit(name, seat))
+        return await self.lobby.change(table, lambda t: t.sit(name, seat, profile=profile))
 
     def spectators_of(self, table: Table) -> int:
         return self.spectators.of(table)

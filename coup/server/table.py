@@ -58,6 +58,8 @@ class Seat:
     token_hash: str | None = None
     host: bool = False
     personality: str | None = None  # a bot's personality; None: a random one each game
+    profile: str | None = None  # a signed-in player's profile id (never from the seat's token)
+    profile_name: str | None = None  # ... and the profile's name, shown beside the seat
 
     def __post_init__(self) -> None:
         if self.level and ":" in self.level:
@@ -84,6 +86,8 @@ class Seat:
             "level": level,
             "token_hash": self.token_hash,
             "host": self.host,
+            "profile": self.profile,
+            "profile_name": self.profile_name,
         }
 
 
@@ -272,8 +276,16 @@ class Table:
             raise ProtocolError("seat_empty", f"seat {seat} is empty", 409)
         return s
 
-    def sit(self, name: str, seat: int | None, *, host: bool = False) -> tuple[int, str]:
-        """Seat a person; returns (seat, token)."""
+    def sit(
+        self,
+        name: str,
+        seat: int | None,
+        *,
+        host: bool = False,
+        profile: tuple[str, str] | None = None,
+    ) -> tuple[int, str]:
+        """Seat a person (`profile`: the signed-in player's profile id and name); returns
+        (seat, token)."""
         self._not_playing()
         if seat is None:
             free = [i for i, s in enumerate(self.seats) if s is None]
@@ -282,8 +294,15 @@ class Table:
             seat = free[0]
         self._empty(seat)
         check_free(name, (s.name for s in self.seats if s is not None))
+        if profile is not None and any(
+            s is not None and s.profile == profile[0] for s in self.seats
+        ):
+            raise ProtocolError("profile_seated", "your profile already holds a seat here", 409)
         token = new_token()
-        self.seats[seat] = Seat(secrets.token_hex(8), name, "human", None, token_hash(token), host)
+        sitter = Seat(secrets.token_hex(8), name, "human", None, token_hash(token), host)
+        if profile is not None:
+            sitter.profile, sitter.profile_name = profile
+        self.seats[seat] = sitter
         return seat, token
 
     def add_bot(self, seat: int, level: str | None, personality: str | None = None) -> None:

@@ -53,6 +53,7 @@ def table_info(table: Table, spectators: int = 0) -> TableInfo:
                 "connected": table.is_connected(s),
                 "idle": table.is_idle(s),
                 "standin": s.standin,
+                "profile": s.profile_name,
             }
             for i, s in enumerate(table.seats)
         ],
