@@ -30,6 +30,7 @@ from coup.server.hub import Hub
 from coup.server.loop_watch import LoopWatch
 from coup.server.messages import SeatReply
 from coup.server.origin import SameOrigin
+from coup.server.profile_routes import ProfileRoutes
 from coup.server.protocol import MAX_HTTP_BODY, Close, ProtocolError, parse_object, path_number
 from coup.server.rate_limits import BUDGETS, Buckets, Budget
 from coup.server.replay_worker import ReplayWorker
@@ -90,9 +91,11 @@ def create_app(
     short_collections: bool = False,
     spectators: int = SPECTATOR_CAP,
     workers: int | None = None,
+    leaderboard_games: int = 5,
 ) -> Starlette:
     """The app. `workers`: bot worker processes on this machine with the memory bus
-    (None: one per core but one); with Redis, `coup worker` processes do the work."""
+    (None: one per core but one); with Redis, `coup worker` processes do the work.
+    `leaderboard_games`: the games a profile has played before the leaderboard lists it."""
     web = web_dir or WEB_DIR
     static = StaticFiles(web)  # read and compressed once, here
     hub = Hub()
@@ -225,7 +228,9 @@ def create_app(
         try:
             data = await body(request)
             _fields(data, name=str, settings=(dict, type(None)))
-            table, seat, token = await service().create(data.get("name"), data.get("settings"))
+            table, seat, token = await service().create(
+                data.get("name"), data.get("settings"), await profiles.seat_profile(request)
+            )
         except ProtocolError as exc:
             return _error(exc)
         return JSONResponse(_seat_reply(table, seat, token), 201)
@@ -242,7 +247,9 @@ def create_app(
             data = await body(request)
             _fields(data, name=str, seat=(int, type(None)))
             table = await find(request.path_params["table"])
-            seat, token = await service().join(table, data.get("name"), data.get("seat"))
+            seat, token = await service().join(
+                table, data.get("name"), data.get("seat"), await profiles.seat_profile(request)
+            )
         except ProtocolError as exc:
             return _error(exc)
         return JSONResponse(_seat_reply(table, seat, token), 201)
@@ -263,8 +270,12 @@ def create_app(
             },
         )
 
+    profiles = ProfileRoutes(lambda: service().store, body, public_url, leaderboard_games)
     routes = [
         Route("/", page),
+        Route("/p/{name}", page),
+        Route("/leaderboard", page),
+        Route("/link", page),
         Route("/t/{table}", page),
         Route("/sw.js", service_worker),
         Route("/t/{table}/games/{game}/replay", page),
@@ -277,6 +288,7 @@ def create_app(
         Route("/api/tables/{table}/games/{game}/record", get_record),
         Route("/api/tables/{table}/qr.svg", table_qr),
         *after_game_routes(service, coach, lambda: replays, read, find),
+        *profiles.routes(),
         WebSocketRoute("/ws/{table}", table_socket(service)),
         Route("/static/v/{version}/{path:path}", static.versioned_file),
         Route("/static/{path:path}", static.plain_file),

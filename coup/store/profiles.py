@@ -51,7 +51,9 @@ class Profiles:
         def fn(conn: Connection) -> None:
             n = s.profile_names.c
             conn.execute(delete(s.profile_names).where(n.form.in_(forms), n.freed_at < now))
-            conn.execute(insert(s.profiles).values(**profile, stats=json.dumps(ratings.empty_stats())))
+            conn.execute(
+                insert(s.profiles).values(**profile, stats=json.dumps(ratings.empty_stats()))
+            )
             conn.execute(
                 insert(s.profile_names),
                 [{"form": f, "profile_id": profile["id"], "freed_at": None} for f in forms],
