@@ -1,0 +1,104 @@
+"""A game counts once for its profiles' ratings: two processes (two stores on one database)
+ending the same game at once, on SQLite and PostgreSQL, change each rating once; a replayed
+end changes nothing; a person a bot played for over half the game, or a game with one
+profile, changes no rating."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import insert, select
+
+from coup.server import ratings
+from coup.server.game_result import _rate
+from coup.store import SqlStore, open_store
+from coup.store import schema as s
+from coup.store.ratings import GameResult, SeatResult, count_game, empty_stats
+from tests.server.conftest import postgres_url
+from tools.load.fleet import drop_database, make_database
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'coup.db'}"
+        return
+    try:
+        made, url = make_database(postgres_url(), "coup_ratings_test")
+    except OSError as exc:  # pragma: no cover - PostgreSQL not running
+        pytest.skip(f"PostgreSQL is not reachable: {exc}")
+    yield url
+    drop_database(postgres_url(), made)
+
+
+def result(game: int, seats: list[SeatResult]) -> GameResult:
+    return GameResult(
+        "t1", game, 1000 + game, seats, rate=_rate, shown=ratings.shown,
+        bot_names={x.rater: x.rater for x in seats if not x.person},
+    )  # fmt: skip
+
+
+async def add_profiles(store: SqlStore, *ids: str) -> None:
+    rows = [
+        {"id": i, "kind": "person", "name": i, "user_handle": "00", "created_at": 0,
+         "deleted_at": None, "hidden": False, "mu": ratings.MU, "sigma": ratings.SIGMA,
+         "rating": 1000.0, "games": 0, "wins": 0, "stats": json.dumps(empty_stats())}
+        for i in ids
+    ]  # fmt: skip
+    await store._run(lambda conn: conn.execute(insert(s.profiles), rows))
+
+
+async def profile_rows(store: SqlStore) -> dict[str, tuple[float, int]]:
+    def fn(conn: object) -> dict[str, tuple[float, int]]:
+        p = s.profiles.c
+        got = conn.execute(select(p.id, p.rating, p.games))  # type: ignore[attr-defined]
+        return {r.id: (r.rating, r.games) for r in got}
+
+    return await store._run(fn)
+
+
+async def test_two_processes_ending_one_game_rate_it_once(database: str) -> None:
+    first, second = await open_store(database), await open_store(database)
+    try:
+        await add_profiles(first, "ana", "ben")
+        seats = [SeatResult("ana", 1, True), SeatResult("ben", 3, True),
+                 SeatResult("bot:hard", 2, False)]  # fmt: skip
+        game = result(1, seats)
+        counted = await asyncio.gather(
+            first._run(lambda conn: count_game(conn, game)),
+            second._run(lambda conn: count_game(conn, game)),
+        )
+        assert sorted(counted) == [False, True]
+        after = await profile_rows(first)
+        assert after["ana"][1] == after["ben"][1] == after["bot:hard"][1] == 1
+        assert after["ana"][0] > after["bot:hard"][0] > after["ben"][0]
+        # A replayed end (the same table and game) changes nothing.
+        assert not await second._run(lambda conn: count_game(conn, result(1, seats)))
+        assert await profile_rows(second) == after
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_who_does_not_change_a_rating(database: str) -> None:
+    store = await open_store(database)
+    try:
+        await add_profiles(store, "cy", "dee", "eve")
+        # A bot played most of dee's decisions: only cy is counted, one profile: no rating.
+        seats = [SeatResult("cy", 1, True), SeatResult("dee", 2, True, counted=False),
+                 SeatResult("bot:easy", 3, False)]  # fmt: skip
+        assert await store._run(lambda conn: count_game(conn, result(2, seats)))
+        after = await profile_rows(store)
+        assert after["cy"] == (1000.0, 1) and after["dee"] == (1000.0, 1)
+        assert after["bot:easy"] == (1000.0, 1)
+        # Two counted profiles: both change.
+        seats = [SeatResult("cy", 2, True), SeatResult("eve", 1, True)]
+        assert await store._run(lambda conn: count_game(conn, result(3, seats)))
+        after = await profile_rows(store)
+        assert after["eve"][0] > 1000.0 and after["cy"][0] != 1000.0
+    finally:
+        await store.close()
