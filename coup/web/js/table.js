@@ -2,6 +2,7 @@
 // your decision, the log and the chat.
 import { decisionPanel, resetIfNew, targetsFor, ui } from "./actions.js";
 import { endStory } from "./aftergame.js";
+import { endRatings } from "./profile.js";
 import { cardBack, cardFace, coinIcon } from "./cards.js";
 import { clear, h, tNodes } from "./dom.js";
 import { num, t } from "./i18n.js";
@@ -259,7 +260,8 @@ function endScreen(ctx) {
       h("div", { class: "end-crown" }),
       h("h2", { id: "end-title", class: "end-title" }, winner === null || winner === undefined ? t("end.no_winner")
         : tNodes(winner === ctx.me ? "end.you_win" : "end.wins", { name: h("b", { text: seatName(view, winner) }) })),
-      h("ol", { class: "end-rows" }, ...rows), game ? endStory(msg.table, ctx.go, ctx.me) : null, fair, buttons));
+      h("ol", { class: "end-rows" }, ...rows), game ? endRatings(msg.table, game, ctx.rerender) : null,
+      game ? endStory(msg.table, ctx.go, ctx.me) : null, fair, buttons));
 }
 
 async function verify(seed, commitment, el) {
