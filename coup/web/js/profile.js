@@ -1,7 +1,7 @@
 // Profiles on the page: the home page's panel (make one, sign in and out, another device's
 // one-time link), the profile page /p/{name}, the leaderboard /leaderboard, the one-time
 // link's page /link, a game's rating changes on the end screen and a seat's profile link.
-import { clear, h, toast } from "./dom.js";
+import { clear, h, tNodes, toast } from "./dom.js";
 import { character, has, num, t } from "./i18n.js";
 import { api } from "./net.js";
 import { deleteProfile, makeProfile, newLink, passkeysHere, setHidden, signIn, signOut, useLink, whoAmI } from "./passkey.js";
@@ -54,7 +54,7 @@ export function profilePanel(app) {
     if (state.me === undefined) { refreshMe().then(draw); return; }
     if (state.me) {
       const me = state.me;
-      box.append(h("p", { id: "profile-signed-in" }, t("profile.signed_in", { name: "" }), link(app, profileHref(me.name), me.name, { id: "my-profile" })));
+      box.append(h("p", { id: "profile-signed-in" }, tNodes("profile.signed_in", { name: link(app, profileHref(me.name), me.name, { id: "my-profile" }) })));
       const shown = h("div", { class: "profile-link", id: "device-link" });
       box.append(h("div", { class: "btn-row" },
         h("button", { type: "button", class: "btn", id: "add-device", onclick: async () => {
