@@ -5,9 +5,12 @@ ten friends and `--games` finished four-seat games among them (each game's rows 
 server writes them: the rated game, four game rows, the summed statistics and the
 head-to-head rows), then starts `coup serve` on it and times, over HTTP one after the
 other, `GET /api/leaderboard` and `GET /api/profiles/{name}` of the profile with the most
-games (p50, p99). Last, a rating update's CPU in process (medians): openskill's update of
-four seats, the game's result built from a real finished game (the story's statistics),
-and the whole `count_game` transaction.
+games (p50, p99). Beside it, in process on the same file: the page's statistics read as
+the server keeps them (one row, summed at each game's end) against the same numbers
+computed per request from the profile's game rows (by table size, head to head), the
+way a page without the precomputed row would. Last, a rating update's CPU in process
+(medians): openskill's update of four seats, the game's result built from a real
+finished game (the story's statistics), and the whole `count_game` transaction.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import argparse
 import asyncio
 import json
 import random
+import shutil
 import sqlite3
 import statistics
 import tempfile
@@ -92,6 +96,34 @@ def seed(path: Path, profiles: int, games: int, rng: random.Random) -> str:
     return f"Player {busiest}"
 
 
+def stored_or_computed(path: Path, profile: str, n: int) -> dict[str, float]:
+    """Medians (ms) of reading the page's statistics: the kept row, or computed from the
+    profile's game rows per request."""
+    db = sqlite3.connect(path)
+    kept, computed = [], []
+    for _ in range(n):
+        start = time.perf_counter()
+        db.execute("SELECT stats, games, wins FROM coup_profiles WHERE id = ?", (profile,)).fetchone()
+        kept.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        db.execute(
+            "SELECT size, count(*), sum(place = 1) FROM coup_profile_games WHERE profile_id = ? "
+            "GROUP BY size", (profile,),
+        ).fetchall()  # fmt: skip
+        db.execute(
+            "SELECT o.profile_id, count(*), sum(m.place < o.place) FROM coup_profile_games m "
+            "JOIN coup_profile_games o ON o.table_id = m.table_id AND o.game = m.game "
+            "AND o.profile_id != m.profile_id WHERE m.profile_id = ? GROUP BY o.profile_id "
+            "ORDER BY count(*) DESC LIMIT 5", (profile,),
+        ).fetchall()  # fmt: skip
+        computed.append((time.perf_counter() - start) * 1000)
+    db.close()
+    return {
+        "kept_row_ms": round(statistics.median(kept), 3),
+        "computed_per_request_ms": round(statistics.median(computed), 3),
+    }
+
+
 def timed(client: httpx.Client, path: str, n: int) -> dict[str, float]:
     laps = []
     for _ in range(n):
@@ -129,7 +161,8 @@ async def cpu(rng: random.Random, n: int) -> dict[str, float]:
         start = time.process_time()
         game_result.game_result(table, run, 0)
         build.append((time.process_time() - start) * 1000)
-    store = await open_store(f"sqlite:///{tempfile.mkdtemp()}/cpu.db")
+    folder = tempfile.mkdtemp(prefix="coup-profiles-cpu-")
+    store = await open_store(f"sqlite:///{folder}/cpu.db")
     seats = [SeatResult(f"x{i}", i + 1, True, stats={"claims": 2}) for i in range(4)]
     transaction = []
     for g in range(n):
@@ -138,6 +171,7 @@ async def cpu(rng: random.Random, n: int) -> dict[str, float]:
         await store._run(lambda conn, r=result: count_game(conn, r))
         transaction.append((time.process_time() - start) * 1000)
     await store.close()
+    shutil.rmtree(folder, ignore_errors=True)
     return {
         "openskill_rate_ms": round(statistics.median(rate), 3),
         "game_result_ms": round(statistics.median(build), 3),
@@ -175,7 +209,10 @@ def main() -> None:
             }  # fmt: skip
     finally:
         proc.stop()
+    busiest_id = "p" + busiest.split()[1]
+    out["page_statistics"] = stored_or_computed(path, busiest_id, 21)
     out["rating_update_cpu"] = asyncio.run(cpu(rng, 200))
+    shutil.rmtree(folder, ignore_errors=True)
     print(json.dumps(out, indent=2))
 
 
