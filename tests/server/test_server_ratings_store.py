@@ -9,6 +9,7 @@ import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import insert, select
@@ -100,5 +101,31 @@ async def test_who_does_not_change_a_rating(database: str) -> None:
         assert await store._run(lambda conn: count_game(conn, result(3, seats)))
         after = await profile_rows(store)
         assert after["eve"][0] > 1000.0 and after["cy"][0] != 1000.0
+    finally:
+        await store.close()
+
+
+async def test_a_schema_6_database_gets_the_seat_profile_columns(tmp_path: Path) -> None:
+    from sqlalchemy import inspect, text
+
+    from coup.store import migrate
+
+    store = await open_store(f"sqlite:///{tmp_path / 'old.db'}")
+    try:
+
+        def downgrade(conn: Any) -> None:
+            conn.execute(text("ALTER TABLE coup_seats DROP COLUMN profile"))
+            conn.execute(text("ALTER TABLE coup_seats DROP COLUMN profile_name"))
+            conn.execute(migrate.versions.update().values(version=6))
+
+        await store._run(downgrade)
+        await store.create()
+
+        def columns(conn: Any) -> set[str]:
+            return {c["name"] for c in inspect(conn).get_columns("coup_seats")}
+
+        assert {"profile", "profile_name"} <= await store._run(columns)
+        found = await store._run(lambda conn: conn.execute(select(migrate.versions.c.version)).scalar())
+        assert found == migrate.SCHEMA_VERSION
     finally:
         await store.close()

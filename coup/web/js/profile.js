@@ -236,14 +236,20 @@ export function endRatings(table, game, rerender) {
   const key = `${table.id}:${game}`;
   const box = h("div", { class: "end-ratings", id: "end-ratings" });
   const fill = (rows) => {
-    if (!rows || !rows.length) return;
-    clear(box).append(h("h3", { text: t("end.ratings") }), h("ul", {}, ...rows.map((r) => h("li", { dataset: { rater: r.profile_id } },
-      h("span", { class: "seat-name", text: raterName(r) }), " ",
-      r.rated ? h("span", { class: "rating-move", text: `${num(Math.round(r.before))} → ${num(Math.round(r.rating))}` })
-        : h("span", { class: "hint", text: t("end.not_rated") })))));
+    if (rows && rows.length) {
+      box.append(h("h3", { text: t("end.ratings") }), h("ul", {}, ...rows.map((r) => h("li", { dataset: { rater: r.profile_id } },
+        h("span", { class: "seat-name", text: raterName(r) }), " ",
+        r.rated ? h("span", { class: "rating-move", text: `${num(Math.round(r.before))} → ${num(Math.round(r.rating))}` })
+          : h("span", { class: "hint", text: t("end.not_rated") })))));
+    }
+    if (state.me === null && state.here) { // a guest: a profile keeps the next games
+      box.append(h("a", { class: "btn ghost", href: "/#profile-panel", target: "_blank", rel: "noopener", id: "end-make-profile", text: t("profile.create") }));
+    }
   };
+  if (state.me === undefined) refreshMe().then(rerender);
   const got = state.games.get(key);
   if (got) fill(got);
+  else if (got === null) fill(null);
   else {
     state.games.set(key, null);
     api("GET", `/api/tables/${encodeURIComponent(table.id)}/games/${game}/ratings`)
