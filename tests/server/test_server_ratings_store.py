@@ -125,7 +125,9 @@ async def test_a_schema_6_database_gets_the_seat_profile_columns(tmp_path: Path)
             return {c["name"] for c in inspect(conn).get_columns("coup_seats")}
 
         assert {"profile", "profile_name"} <= await store._run(columns)
-        found = await store._run(lambda conn: conn.execute(select(migrate.versions.c.version)).scalar())
+        found = await store._run(
+            lambda conn: conn.execute(select(migrate.versions.c.version)).scalar()
+        )
         assert found == migrate.SCHEMA_VERSION
     finally:
         await store.close()

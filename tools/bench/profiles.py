@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import random
 import shutil
@@ -103,7 +104,9 @@ def stored_or_computed(path: Path, profile: str, n: int) -> dict[str, float]:
     kept, computed = [], []
     for _ in range(n):
         start = time.perf_counter()
-        db.execute("SELECT stats, games, wins FROM coup_profiles WHERE id = ?", (profile,)).fetchone()
+        db.execute(
+            "SELECT stats, games, wins FROM coup_profiles WHERE id = ?", (profile,)
+        ).fetchone()
         kept.append((time.perf_counter() - start) * 1000)
         start = time.perf_counter()
         db.execute(
@@ -132,19 +135,26 @@ def timed(client: httpx.Client, path: str, n: int) -> dict[str, float]:
         laps.append((time.perf_counter() - start) * 1000)
         assert answer.status_code == 200, answer.text
     laps.sort()
-    return {"p50_ms": round(laps[len(laps) // 2], 2), "p99_ms": round(laps[int(len(laps) * 0.99) - 1], 2)}
+    return {
+        "p50_ms": round(laps[len(laps) // 2], 2),
+        "p99_ms": round(laps[int(len(laps) * 0.99) - 1], 2),
+    }
 
 
 def finished_run(rng: random.Random) -> tuple[Table, GameRun]:
     """A finished four-seat game played at random, as a table holds it."""
-    seats = [Seat(f"m{i}", f"P{i}", "human", profile=f"x{i}", profile_name=f"P{i}") for i in range(4)]
+    seats = [
+        Seat(f"m{i}", f"P{i}", "human", profile=f"x{i}", profile_name=f"P{i}") for i in range(4)
+    ]
     while True:
         state = coup.new_game(players=[s.name for s in seats], seed=rng.randrange(1 << 30))
         while not state.over:
             seat = state.waiting[0]
             state.play(seat, rng.choice(state.legal(seat)))
         header = {k: v for k, v in state.record().items() if k != "moves"}
-        run = GameRun(1, state, header, [s.member for s in seats], list(state.record()["moves"]), [], 1)
+        run = GameRun(
+            1, state, header, [s.member for s in seats], [dict(m) for m in state.record()["moves"]], [], 1
+        )
         return Table("bench", {}, list(seats)), run
 
 
@@ -168,7 +178,7 @@ async def cpu(rng: random.Random, n: int) -> dict[str, float]:
     for g in range(n):
         result = GameResult("bench", g, g, seats, rate=game_result._rate, shown=ratings.shown)
         start = time.process_time()
-        await store._run(lambda conn, r=result: count_game(conn, r))
+        await store._run(functools.partial(count_game, result=result))
         transaction.append((time.process_time() - start) * 1000)
     await store.close()
     shutil.rmtree(folder, ignore_errors=True)
