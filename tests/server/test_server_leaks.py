@@ -23,7 +23,18 @@ TABLE_KEYS = {
     "id", "status", "settings", "seats", "spectators", "game", "first", "commitment",
     "seed", "winner", "deadline", "timeouts", "handoffs",
 }  # fmt: skip
-SEAT_KEYS = {"seat", "name", "kind", "level", "personality", "host", "connected", "idle", "standin"}
+SEAT_KEYS = {
+    "seat",
+    "name",
+    "kind",
+    "level",
+    "personality",
+    "host",
+    "connected",
+    "idle",
+    "standin",
+    "profile",
+}
 
 
 async def play_one(base: str, rng: random.Random) -> None:
