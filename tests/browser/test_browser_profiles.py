@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 import pytest
+from browser_checks import axe
 from browser_driver import create_table, join, state, wait_for
 
 pytestmark = pytest.mark.browser
@@ -119,12 +120,19 @@ def test_profiles_end_to_end(browser: Any, server: str) -> None:
         assert "Roya" in text and "Reza" in text and "bot" in text.lower()
         assert "→" in text
     shot(roya, "profile-end-phone")
+    # A rematch: the second game draws the rating's line on the profile page.
+    roya.click("#rematch")
+    wait_for(lambda: (state(roya) or {})["table"]["game"] == 2, what="the rematch")
+    play_out([roya, reza])
+    roya.wait_for_selector("#end-ratings li", timeout=20000)
     # The profile page and the leaderboard.
     roya.goto(base + "/p/Roya")
     roya.wait_for_selector("#profile-rating")
-    assert roya.locator("#profile-games li").count() == 1
+    assert roya.locator("#profile-games li").count() == 2
     assert roya.locator("#profile-rivals li").count() >= 2
+    assert roya.locator("svg.rating-chart polyline").count() == 1
     assert roya.locator("#profile-export").count() == 1  # her own page
+    assert axe(roya) == []
     shot(roya, "profile-page-phone")
     reza.goto(base + "/p/Roya")
     reza.wait_for_selector("#profile-rating")
@@ -133,6 +141,7 @@ def test_profiles_end_to_end(browser: Any, server: str) -> None:
     reza.goto(base + "/leaderboard")
     reza.wait_for_selector("#leaderboard tbody tr")
     assert reza.locator(".board-bot").count() >= 1
+    assert axe(reza) == []
     shot(reza, "leaderboard-desktop")
     roya.goto(base + "/leaderboard")
     roya.wait_for_selector("#board-mine")

@@ -221,3 +221,38 @@ async def test_profile_ceremonies_are_rate_limited_per_address(limits: bool, tmp
         assert codes[:20] == [200] * 20 and codes[-1] == 429
     finally:
         proc.stop()
+
+
+async def test_behind_https_the_cookie_is_secure_and_a_hidden_profile_is_not_listed(
+    tmp_path: Any,
+) -> None:
+    proc = ServerProcess(
+        f"sqlite:///{tmp_path / 'https.db'}", "--public-url", "https://coup.test",
+        "--leaderboard-games", "0",
+    ).start()  # fmt: skip
+    try:
+        async with httpx.AsyncClient(base_url=proc.base) as http:
+            device = Device("https://coup.test")
+            r = await http.post("/api/profiles/options", json={"name": "Secure Sima"})
+            ceremony = r.json()
+            assert ceremony["options"]["rp"]["id"] == "coup.test"
+            answer = device.create(ceremony["options"])
+            r = await http.post(
+                "/api/profiles", json={"ceremony": ceremony["ceremony"], "credential": answer}
+            )
+            assert r.status_code == 201, r.text
+            cookie = r.headers["set-cookie"].lower()
+            assert "secure" in cookie and "httponly" in cookie and "samesite=lax" in cookie
+            assert "Secure Sima" in [
+                x["name"] for x in (await http.get("/api/leaderboard")).json()["rows"]
+            ]
+            token = r.cookies.get("coup_profile")  # Secure: the jar keeps it off plain http
+            async with httpx.AsyncClient(
+                base_url=proc.base, cookies={"coup_profile": token}
+            ) as mine:
+                hide = await mine.post("/api/profiles/me/settings", json={"hidden": True})
+            assert hide.status_code == 200, hide.text
+            rows = (await http.get("/api/leaderboard")).json()["rows"]
+            assert "Secure Sima" not in [x["name"] for x in rows]
+    finally:
+        proc.stop()
