@@ -185,9 +185,9 @@ function ownerBox(app, p) {
 
 // The rating after each game as a line (inline SVG drawn here: no chart library).
 function chart(history) {
-  if (history.length < 2) return null;
+  if (!history.length) return null;
   const w = 320, hgt = 90, pad = 6;
-  const values = history.map((g) => g.rating);
+  const values = [history[0].before, ...history.map((g) => g.rating)]; // from before the first
   const lo = Math.min(...values), hi = Math.max(...values);
   const span = hi - lo || 1;
   const points = values.map((v, i) => `${(pad + (i * (w - 2 * pad)) / (values.length - 1)).toFixed(1)},${(hgt - pad - ((v - lo) * (hgt - 2 * pad)) / span).toFixed(1)}`);
