@@ -256,3 +256,22 @@ async def test_behind_https_the_cookie_is_secure_and_a_hidden_profile_is_not_lis
             assert "Secure Sima" not in [x["name"] for x in rows]
     finally:
         proc.stop()
+
+
+async def test_on_postgresql_too(tmp_path: Any) -> None:
+    from tests.server.conftest import postgres_url
+    from tools.load.fleet import drop_database, make_database
+
+    try:
+        made, url = make_database(postgres_url(), "coup_profiles_test")
+    except OSError as exc:  # pragma: no cover - PostgreSQL not running
+        pytest.skip(f"PostgreSQL is not reachable: {exc}")
+    proc = ServerProcess(url, log=tmp_path / "server.log").start()
+    try:
+        await test_make_sign_out_sign_in_and_a_second_device(proc.base)
+        await test_a_game_of_two_profiles_and_two_bots_is_rated_once(proc.base)
+        await test_export_and_delete(proc.base)
+        assert not proc.problems(), proc.log.read_text()[-2000:]
+    finally:
+        proc.stop()
+        drop_database(postgres_url(), made)
