@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -258,7 +259,9 @@ async def test_behind_https_the_cookie_is_secure_and_a_hidden_profile_is_not_lis
         proc.stop()
 
 
-async def test_on_postgresql_too(tmp_path: Any) -> None:
+@pytest.fixture
+def postgres() -> Iterator[str]:
+    """A fresh PostgreSQL database of the test's own."""
     from tests.server.conftest import postgres_url
     from tools.load.fleet import drop_database, make_database
 
@@ -266,7 +269,12 @@ async def test_on_postgresql_too(tmp_path: Any) -> None:
         made, url = make_database(postgres_url(), "coup_profiles_test")
     except OSError as exc:  # pragma: no cover - PostgreSQL not running
         pytest.skip(f"PostgreSQL is not reachable: {exc}")
-    proc = ServerProcess(url, log=tmp_path / "server.log").start()
+    yield url
+    drop_database(postgres_url(), made)
+
+
+async def test_on_postgresql_too(postgres: str, tmp_path: Any) -> None:
+    proc = ServerProcess(postgres, log=tmp_path / "server.log").start()
     try:
         await test_make_sign_out_sign_in_and_a_second_device(proc.base)
         await test_a_game_of_two_profiles_and_two_bots_is_rated_once(proc.base)
@@ -274,4 +282,3 @@ async def test_on_postgresql_too(tmp_path: Any) -> None:
         assert not proc.problems(), proc.log.read_text()[-2000:]
     finally:
         proc.stop()
-        drop_database(postgres_url(), made)
