@@ -59,6 +59,13 @@ class Party:
         return self.origin.startswith("https://")
 
 
+def named(origin: str) -> str:
+    """The address to open for profiles instead of an IP address: `localhost`."""
+    parts = urlsplit(origin)
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://localhost{port}"
+
+
 def party(origin: str) -> Party:
     """The relying party of a site's origin; `no_profiles_here` at an IP address."""
     parts = urlsplit(origin)
@@ -67,11 +74,10 @@ def party(origin: str) -> Party:
         ipaddress.ip_address(host)
     except ValueError:
         return Party(host, origin)
-    port = f":{parts.port}" if parts.port else ""
     raise ProtocolError(
         "no_profiles_here",
-        f"passkeys need the site's name, not an address: open {parts.scheme}://localhost{port}"
-        " (or the server's public URL) for profiles; the table works here as it is",
+        f"passkeys need the site's name, not an address: open {named(origin)} (or the "
+        "server's public URL) for profiles; the table works here as it is",
         400,
     )
 

@@ -114,7 +114,10 @@ class ProfileRoutes:
         try:
             self.party(request)
         except ProtocolError as exc:
-            return JSONResponse({"profile": None, "here": False, "message": exc.message})
+            use = passkeys.named(self.origin(request))
+            return JSONResponse(
+                {"profile": None, "here": False, "use": use, "message": exc.message}
+            )
         me = await self.signed_in(request)
         return JSONResponse({"profile": None if me is None else public(me), "here": True})
 

@@ -136,6 +136,7 @@ async def test_an_ip_address_says_where_profiles_are_and_the_table_works(base: s
     async with httpx.AsyncClient(base_url=base) as http:
         mine = (await http.get("/api/profiles/me")).json()
         assert mine["here"] is False and "localhost" in mine["message"]
+        assert mine["use"] == local(base)
         r = await http.post("/api/profiles/options", json={"name": "Someone"})
         assert r.status_code == 400 and r.json()["error"]["code"] == "no_profiles_here"
         assert "localhost" in r.json()["error"]["message"]

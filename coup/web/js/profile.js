@@ -7,7 +7,7 @@ import { api } from "./net.js";
 import { deleteProfile, makeProfile, newLink, passkeysHere, setHidden, signIn, signOut, useLink, whoAmI } from "./passkey.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const state = { me: undefined, here: true, message: "", pages: new Map(), games: new Map(), link: null };
+const state = { me: undefined, here: true, use: "", pages: new Map(), games: new Map(), link: null };
 
 function failed(err) {
   const code = err?.code;
@@ -19,7 +19,7 @@ function failed(err) {
 export async function refreshMe() {
   try {
     const got = await whoAmI();
-    state.me = got.profile; state.here = got.here; state.message = got.message || "";
+    state.me = got.profile; state.here = got.here; state.use = got.use || "";
   } catch { state.me = null; }
   return state.me;
 }
@@ -87,10 +87,7 @@ export function profilePanel(app) {
   return box;
 }
 
-function hereUrl() {
-  const m = /open (\S+)/.exec(state.message);
-  return m ? m[1] : `${location.protocol}//localhost${location.port ? `:${location.port}` : ""}`;
-}
+function hereUrl() { return state.use || `${location.protocol}//localhost${location.port ? `:${location.port}` : ""}`; }
 
 function showLink(el) {
   const got = state.link;
