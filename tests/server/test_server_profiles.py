@@ -151,6 +151,7 @@ async def test_export_and_delete(base: str) -> None:
         data = r.json()
         assert data["name"] == "Leaving Leyla" and len(data["passkeys"]) == 1
         assert "attachment" in r.headers["content-disposition"]
+        assert "token" not in r.text and "public_key" not in r.text  # no credential in it
         assert (await http.get("/api/profiles/Leaving%20Leyla")).status_code == 200
         assert (await http.post("/api/profiles/me/delete", json={})).json()["deleted"] is True
         assert await me(http) is None

@@ -131,3 +131,56 @@ async def test_a_schema_6_database_gets_the_seat_profile_columns(tmp_path: Path)
         assert found == migrate.SCHEMA_VERSION
     finally:
         await store.close()
+
+
+async def test_a_deleted_name_is_free_again_after_30_days(tmp_path: Path) -> None:
+    from coup.server import names
+    from coup.store.profiles import NAME_KEPT_MS, NameTaken, Profiles
+
+    store = await open_store(f"sqlite:///{tmp_path / 'names.db'}")
+    profiles = Profiles(store)
+
+    def rows(n: int, now: int) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        profile = {"id": f"id{n}", "kind": "person", "name": "Nasrin", "user_handle": "00",
+                   "created_at": now, "deleted_at": None, "hidden": False, "mu": 25.0,
+                   "sigma": 8.3, "rating": 1000.0, "games": 0, "wins": 0}  # fmt: skip
+        key = {"id": f"c{n}", "profile_id": f"id{n}", "public_key": "k", "sign_count": 0,
+               "created_at": now}  # fmt: skip
+        return profile, key, {"token_hash": f"s{n}", "profile_id": f"id{n}", "expires_at": now}
+
+    try:
+        forms = names.forms("Nasrin")
+        await profiles.create(rows(1, 0)[0], forms, *rows(1, 0)[1:], now=0)
+        await profiles.delete("id1", 1000)
+        day = 24 * 3600 * 1000
+        with pytest.raises(NameTaken):
+            two = rows(2, 29 * day)
+            await profiles.create(two[0], names.forms("NASRIN"), *two[1:], now=29 * day)
+        assert not await profiles.name_free(forms, 29 * day)
+        later = 1000 + NAME_KEPT_MS + 1
+        assert await profiles.name_free(forms, later)
+        await profiles.create(rows(3, later)[0], forms, *rows(3, later)[1:], now=later)
+        found = await profiles.find(forms)
+        assert found is not None and found["id"] == "id3"
+    finally:
+        await store.close()
+
+
+def test_a_bot_that_played_most_of_a_seat_keeps_its_rating_still() -> None:
+    import random
+
+    from coup.server.game_result import by_bot, game_result
+    from tools.bench.profiles import finished_run
+
+    table, run = finished_run(random.Random(3))
+    decisions, bot = by_bot(run, 1)
+    assert decisions > 0 and bot == 0
+    run.handoffs = [{"index": 0, "seat": 1, "reason": "host"}]
+    assert by_bot(run, 1) == (decisions, decisions)
+    result = game_result(table, run, 0)
+    assert result is not None
+    assert [x.counted for x in result.seats] == [True, False, True, True]
+    mine = [j for j, entry in enumerate(run.state.history) if entry[0] == 1 and not entry[2]]
+    half = len(mine) // 2  # the player took the seat back halfway: a bot made `half`
+    run.handoffs += [{"index": mine[half], "seat": 1, "reason": "back"}]
+    assert by_bot(run, 1) == (decisions, half)
