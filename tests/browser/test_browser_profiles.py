@@ -47,10 +47,10 @@ def passkey_context(browser: Any, viewport: dict[str, int], locale: str = "en-US
     return page
 
 
-def shot(page: Any, name: str) -> None:
+def shot(page: Any, name: str, full: bool = True) -> None:
     if SHOTS:
         page.wait_for_timeout(300)
-        page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True)
+        page.screenshot(path=f"{SHOTS}/{name}.png", full_page=full)
 
 
 def make_profile(page: Any, base: str, name: str) -> None:
@@ -119,7 +119,8 @@ def test_profiles_end_to_end(browser: Any, server: str) -> None:
         text = page.locator("#end-ratings").inner_text()
         assert "Roya" in text and "Reza" in text and "bot" in text.lower()
         assert "→" in text
-    shot(roya, "profile-end-phone")
+    roya.locator("#end-ratings").scroll_into_view_if_needed()
+    shot(roya, "profile-end-phone", full=False)
     # A rematch: the second game draws the rating's line on the profile page.
     roya.click("#rematch")
     wait_for(lambda: (state(roya) or {})["table"]["game"] == 2, what="the rematch")

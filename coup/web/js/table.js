@@ -2,7 +2,7 @@
 // your decision, the log and the chat.
 import { decisionPanel, resetIfNew, targetsFor, ui } from "./actions.js";
 import { endStory } from "./aftergame.js";
-import { endRatings } from "./profile.js";
+import { endRatings, seatProfile } from "./profile.js";
 import { cardBack, cardFace, coinIcon } from "./cards.js";
 import { clear, h, tNodes } from "./dom.js";
 import { num, t } from "./i18n.js";
@@ -237,6 +237,7 @@ function endScreen(ctx) {
   const rows = view.players.map((p) => h("li", { class: `end-row${p.seat === winner ? " winner" : ""}` },
     h("span", { class: `avatar seat-colour-${p.seat % 10}`, text: [...seatName(view, p.seat)][0]?.toUpperCase() || "?" }),
     h("span", { class: "seat-name", text: seatName(view, p.seat) }),
+    seatProfile(msg.table?.seats?.[p.seat]),
     p.seat === winner ? h("span", { class: "badge b-winner", text: t("seat.winner") }) : null,
     h("span", { class: "end-cards" },
       ...(p.cards || []).map((c) => cardFace(c, { size: "sm" })),
