@@ -153,7 +153,13 @@ def finished_run(rng: random.Random) -> tuple[Table, GameRun]:
             state.play(seat, rng.choice(state.legal(seat)))
         header = {k: v for k, v in state.record().items() if k != "moves"}
         run = GameRun(
-            1, state, header, [s.member for s in seats], [dict(m) for m in state.record()["moves"]], [], 1
+            1,
+            state,
+            header,
+            [s.member for s in seats],
+            [dict(m) for m in state.record()["moves"]],
+            [],
+            1,
         )
         return Table("bench", {}, list(seats)), run
 
