@@ -89,9 +89,11 @@ class ProfileRoutes:
 
     async def _session(self, request: Request, profile_id: str, answer: Response) -> Response:
         token = secrets.token_urlsafe(32)
+        now = now_ms()
         await self.profiles.open_session(
             {"token_hash": _digest(token), "profile_id": profile_id,
-             "expires_at": now_ms() + SESSION_MS}
+             "expires_at": now + SESSION_MS},
+            now,
         )  # fmt: skip
         self._cookie(request, answer, token)
         return answer

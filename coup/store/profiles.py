@@ -170,8 +170,19 @@ class Profiles:
         return await self.run(fn)
 
     # ---- sessions -----------------------------------------------------------------------
-    async def open_session(self, row: Row) -> None:
-        await self.run(lambda conn: conn.execute(insert(s.profile_sessions).values(**row)))
+    async def open_session(self, row: Row, now: int) -> None:
+        """A new session (and the profile's expired ones forgotten)."""
+
+        def fn(conn: Connection) -> None:
+            x = s.profile_sessions.c
+            conn.execute(
+                delete(s.profile_sessions).where(
+                    x.profile_id == row["profile_id"], x.expires_at < now
+                )
+            )
+            conn.execute(insert(s.profile_sessions).values(**row))
+
+        await self.run(fn)
 
     async def session(self, token_hash: str, now: int) -> Row | None:
         """The signed-in profile of a session cookie's hash (None: no such live session)."""
