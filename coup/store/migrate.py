@@ -18,13 +18,15 @@ from sqlalchemy import Column, Connection, Integer, Table, inspect, select, text
 
 from coup.store import schema as s
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """1: the single-process schema; 2: coup_deadlines.claimed_until, presence, processes;
 3: watchers (spectators per process; a new table, made by `create_all`); 4: handoffs
 (where a bot took over a seat of a game or gave it back; a new table, made by
 `create_all`); 5: the index `coup_reviews_queue` the coach's queue is taken by; 6:
-coup_reviews.asked (an asked-for analysis goes before the automatic ones); 7: profiles
-(`_profiles`: the seat's profile columns; the profile tables are new, made by `create_all`)."""
+coup_reviews.asked (an asked-for analysis goes before the automatic ones); 7:
+coup_seats.device, .gone, .blocked (a table's former players, who may be blocked); 8:
+profiles (`_profiles`: the seat's profile columns; the profile tables are new, made by
+`create_all`)."""
 
 _MIGRATION_LOCK = 0x0C0_5C4E  # any constant shared by every Coup process
 
@@ -69,13 +71,24 @@ def upgrade(conn: Connection) -> int:
         if "asked" not in columns:
             conn.execute(text("ALTER TABLE coup_reviews ADD COLUMN asked INTEGER"))
     if found < 7:
+        _former_players(conn)
+    if found < 8:
         _profiles(conn)
     if found < SCHEMA_VERSION:
         conn.execute(versions.update().values(version=SCHEMA_VERSION))
     return int(found)
 
 
-# ---- 7: profiles (issue 28) ---------------------------------------------------------------
+def _former_players(conn: Connection) -> None:
+    """Version 7: the device a person sat down from, and former players (removed, or
+    left; blocked or not) kept with the seats."""
+    columns = {c["name"] for c in inspect(conn).get_columns("coup_seats")}
+    for name, kind in (("device", "VARCHAR(64)"), ("gone", "VARCHAR(8)"), ("blocked", "BOOLEAN")):
+        if name not in columns:
+            conn.execute(text(f"ALTER TABLE coup_seats ADD COLUMN {name} {kind}"))
+
+
+# ---- 8: profiles (issue 28) ---------------------------------------------------------------
 def _profiles(conn: Connection) -> None:
     """A seat's profile (id and name) on a database made before profiles."""
     columns = {c["name"] for c in inspect(conn).get_columns("coup_seats")}

@@ -105,7 +105,7 @@ async def test_who_does_not_change_a_rating(database: str) -> None:
         await store.close()
 
 
-async def test_a_schema_6_database_gets_the_seat_profile_columns(tmp_path: Path) -> None:
+async def test_a_schema_7_database_gets_the_seat_profile_columns(tmp_path: Path) -> None:
     from sqlalchemy import inspect, text
 
     from coup.store import migrate
@@ -116,7 +116,7 @@ async def test_a_schema_6_database_gets_the_seat_profile_columns(tmp_path: Path)
         def downgrade(conn: Any) -> None:
             conn.execute(text("ALTER TABLE coup_seats DROP COLUMN profile"))
             conn.execute(text("ALTER TABLE coup_seats DROP COLUMN profile_name"))
-            conn.execute(migrate.versions.update().values(version=6))
+            conn.execute(migrate.versions.update().values(version=7))
 
         await store._run(downgrade)
         await store.create()

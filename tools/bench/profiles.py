@@ -32,7 +32,8 @@ import httpx
 
 import coup
 from coup.server import game_result, names, ratings
-from coup.server.table import GameRun, Seat, Table
+from coup.server.sitters import Seat
+from coup.server.table import GameRun, Table
 from coup.store import open_store
 from coup.store.ratings import GameResult, SeatResult, count_game, empty_stats
 from tools.load.process import ServerProcess
