@@ -61,8 +61,15 @@ def parser() -> argparse.ArgumentParser:
         "--public-url",
         default=os.environ.get("COUP_PUBLIC_URL") or None,
         help="the site's address as people reach it, e.g. https://coup.example.org: the "
-        "invitation's link and QR code, and the only origin POSTs and websockets may come "
-        "from (env COUP_PUBLIC_URL; default: each request's own scheme and Host)",
+        "invitation's link and QR code, the only origin POSTs and websockets may come "
+        "from, and the passkeys' relying party (its host) (env COUP_PUBLIC_URL; default: "
+        "each request's own scheme and Host)",
+    )
+    p.add_argument(
+        "--leaderboard-games",
+        type=int,
+        default=5,
+        help="games a profile has played before the leaderboard lists it (5)",
     )
     p.add_argument(
         "--forwarded-allow-ips",
@@ -220,6 +227,7 @@ def main(argv: list[str]) -> int:
             spectators=args.spectators,
             workers=args.workers,
             metrics_allow=args.metrics_allow_ips,
+            leaderboard_games=args.leaderboard_games,
         )
     except ValueError as exc:
         print(f"coup serve: {exc}", file=sys.stderr)

@@ -25,6 +25,9 @@ from coup.server.rate_limits import Limiter
 SOCKETS_PER_ADDRESS = 32
 #: Paths no rate limit applies to (their connections are still counted and timed).
 UNLIMITED = ("/static/", "/healthz", "/readyz", "/metrics")
+#: A profile's ceremonies (making one, signing in, a second device's link): the `profile`
+#: door's budget too.
+CEREMONIES = ("/api/profiles/options", "/api/session/options", "/api/links/options")
 
 
 class AddressLimits:
@@ -54,6 +57,10 @@ class AddressLimits:
             if door is not None and not await self.limiter.allow(door, key):
                 if self.refused is not None:
                     self.refused(door)
+                await _too_many(send)
+                return
+            ceremony = door == "post" and scope["path"].startswith(CEREMONIES)
+            if ceremony and not await self.limiter.allow("profile", key):
                 await _too_many(send)
                 return
             await self.app(scope, receive, send)

@@ -32,6 +32,7 @@ from coup.server.loop_watch import LoopWatch
 from coup.server.messages import SeatReply
 from coup.server.metrics import Metrics
 from coup.server.origin import SameOrigin
+from coup.server.profile_routes import ProfileRoutes
 from coup.server.protocol import MAX_HTTP_BODY, Close, ProtocolError, parse_object, path_number
 from coup.server.rate_limits import BUDGETS, Buckets, Budget
 from coup.server.replay_worker import ReplayWorker
@@ -95,10 +96,12 @@ def create_app(
     spectators: int = SPECTATOR_CAP,
     workers: int | None = None,
     metrics_allow: str = "127.0.0.1,::1",
+    leaderboard_games: int = 5,
 ) -> Starlette:
     """The app. `workers`: bot worker processes on this machine with the memory bus
     (None: one per core but one); with Redis, `coup worker` processes do the work.
-    `metrics_allow`: the addresses `GET /metrics` answers (`metrics.py`)."""
+    `metrics_allow`: the addresses `GET /metrics` answers (`metrics.py`).
+    `leaderboard_games`: the games a profile has played before the leaderboard lists it."""
     web = web_dir or WEB_DIR
     static = StaticFiles(web)  # read and compressed once, here
     hub = Hub()
@@ -239,7 +242,10 @@ def create_app(
             data = await body(request)
             _fields(data, name=str, settings=(dict, type(None)), device=(str, type(None)))
             table, seat, token = await service().create(
-                data.get("name"), data.get("settings"), data.get("device")
+                data.get("name"),
+                data.get("settings"),
+                data.get("device"),
+                await profiles.seat_profile(request),
             )
         except ProtocolError as exc:
             return _error(exc)
@@ -258,7 +264,11 @@ def create_app(
             _fields(data, name=str, seat=(int, type(None)), device=(str, type(None)))
             table = await find(request.path_params["table"])
             seat, token = await service().join(
-                table, data.get("name"), data.get("seat"), data.get("device")
+                table,
+                data.get("name"),
+                data.get("seat"),
+                data.get("device"),
+                await profiles.seat_profile(request),
             )
         except ProtocolError as exc:
             return _error(exc)
@@ -280,8 +290,12 @@ def create_app(
             },
         )
 
+    profiles = ProfileRoutes(lambda: service().store, body, public_url, leaderboard_games)
     routes = [
         Route("/", page),
+        Route("/p/{name}", page),
+        Route("/leaderboard", page),
+        Route("/link", page),
         Route("/t/{table}", page),
         Route("/sw.js", service_worker),
         Route("/t/{table}/games/{game}/replay", page),
@@ -296,6 +310,7 @@ def create_app(
         Route("/api/tables/{table}/games/{game}/record", get_record),
         Route("/api/tables/{table}/qr.svg", table_qr),
         *after_game_routes(service, coach, lambda: replays, read, find),
+        *profiles.routes(),
         WebSocketRoute("/ws/{table}", table_socket(service)),
         Route("/static/v/{version}/{path:path}", static.versioned_file),
         Route("/static/{path:path}", static.plain_file),

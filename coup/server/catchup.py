@@ -38,6 +38,7 @@ def seats_of(rows: list[dict[str, Any]], cap: int) -> list[Seat | None]:
             seats[s["seat"]] = Seat(
                 s["member"], s["name"], s["kind"], s["level"], s["token_hash"],
                 bool(s["host"]), device=s.get("device"),
+                profile=s.get("profile"), profile_name=s.get("profile_name"),
             )  # fmt: skip
     return seats
 

@@ -17,6 +17,7 @@ from coup.server import game_run, timers
 from coup.server.catchup import CatchUp
 from coup.server.coach import SEED as COACH_SEED
 from coup.server.commit import Commit
+from coup.server.game_result import game_result
 from coup.server.protocol import ProtocolError, now_ms
 from coup.server.settings import REACTION_PHASES
 from coup.server.table import GameRun, Table
@@ -155,7 +156,7 @@ class Dealer:
         )  # fmt: skip
         draft = copy.copy(table)
         draft.run = new_run
-        finish = coach = None
+        finish = coach = result = None
         last_winner = table.last_winner
         if state.over:  # the coach's analyses of the people's seats queue with it
             draft.status = "over"
@@ -163,6 +164,7 @@ class Dealer:
             finish = {"status": "over", "winner": state.winner, "ended_at": now}
             people = game_run.people(draft, new_run)
             coach = queued_rows(table.id, new_run.number, people, COACH_SEED, now)
+            result = game_result(draft, new_run, now)  # the profiles' ratings, once
         same_window = (
             str(parsed) == "pass"
             and state.phase == run.state.phase
@@ -177,6 +179,7 @@ class Dealer:
             finish=finish,
             last_winner=last_winner,
             coach=coach,
+            result=result,
         )
         table.run, table.status, table.deadlines = new_run, draft.status, draft.deadlines
         table.version, table.last_winner = version, last_winner

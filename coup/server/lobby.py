@@ -32,12 +32,16 @@ class Lobby:
         self.timing = timing
 
     async def create(
-        self, name: str, settings: Any, device: str | None = None
+        self,
+        name: str,
+        settings: Any,
+        device: str | None = None,
+        profile: tuple[str, str] | None = None,
     ) -> tuple[Table, int, str]:
         """A new table with its host (`name`) in seat 0: (table, seat, token)."""
         merged = merge(DEFAULTS, settings if settings is not None else {})
         table = Table(new_table_id(), merged, [None] * int(merged["seats"]))
-        seat, token = table.sit(name, 0, host=True, device=device)
+        seat, token = table.sit(name, 0, host=True, device=device, profile=profile)
         row = {
             "id": table.id,
             "created_at": now_ms(),

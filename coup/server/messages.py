@@ -124,6 +124,7 @@ class SeatInfo(TypedDict):
     idle: bool
     standin: str | None  # None | "host" | "left"
     stalled: bool  # here, but let the grace and its clock pass (the host may hand it over)
+    profile: str | None  # the signed-in player's profile name; None: a guest or a bot
 
 
 class DeadlineInfo(TypedDict):

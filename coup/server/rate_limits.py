@@ -2,7 +2,9 @@
 bounded table that forgets the least recently used.
 
 The doors (`BUDGETS`): `post` (table creations, joins, record uploads), `get` (the API's
-reads and the pages; not `/static` nor `/healthz`) and `socket` (websocket opens). An
+reads and the pages; not `/static` nor `/healthz`), `socket` (websocket opens) and
+`profile` (a profile's ceremonies: making one, signing in, a second device's link; they
+count against `post` too). An
 address is counted by `addresses.address_key` (an IPv6 client by its /64).
 
 `Limiter` is what the app asks; `Buckets` keeps the buckets in this process. A limiter
@@ -34,6 +36,7 @@ BUDGETS: dict[str, Budget] = {
     "post": Budget(60, 2.0),
     "get": Budget(120, 20.0),
     "socket": Budget(40, 2.0),
+    "profile": Budget(20, 0.1),  # a profile made, a sign-in, a link: 20, then one per 10 s
 }
 
 

@@ -128,22 +128,39 @@ class TableService:
         """The table (`tables.py`), None if there is no such table."""
         return await self.tables.get(table_id)
 
-    async def create(self, name: Any, settings: Any, device: Any = None) -> tuple[Table, int, str]:
-        """A new table with its host in seat 0: (table, seat, token)."""
+    async def create(
+        self,
+        name: Any,
+        settings: Any,
+        device: Any = None,
+        profile: tuple[str, str] | None = None,
+    ) -> tuple[Table, int, str]:
+        """A new table with its host in seat 0: (table, seat, token). `profile`: the
+        signed-in player's (id, name), linked to the seat."""
         table, seat, token = await self.lobby.create(
-            clean_name(name), settings, clean_device(device)
+            clean_name(name), settings, clean_device(device), profile
         )
         self.tables.add(table)
         return table, seat, token
 
-    async def join(self, table: Table, name: Any, seat: Any, device: Any = None) -> tuple[int, str]:
+    async def join(
+        self,
+        table: Table,
+        name: Any,
+        seat: Any,
+        device: Any = None,
+        profile: tuple[str, str] | None = None,
+    ) -> tuple[int, str]:
         """A person takes a seat (`seat` None: the lowest free): (seat, token). `device`:
-        the browser's own id, by which the host may block a removed player."""
+        the browser's own id, by which the host may block a removed player; `profile`:
+        the signed-in player's (id, name)."""
         name = clean_name(name)
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
             raise ProtocolError("bad_seat", "seat must be an integer")
         known = clean_device(device)
-        return await self.lobby.change(table, lambda t: t.sit(name, seat, device=known))
+        return await self.lobby.change(
+            table, lambda t: t.sit(name, seat, device=known, profile=profile)
+        )
 
     def spectators_of(self, table: Table) -> int:
         return self.spectators.of(table)

@@ -30,6 +30,8 @@ class Seat:
     host: bool = False
     personality: str | None = None  # a bot's personality; None: a random one each game
     device: str | None = None  # the browser the person sat down from (join's `device`)
+    profile: str | None = None  # a signed-in player's profile id (never from the seat's token)
+    profile_name: str | None = None  # ... and the profile's name, shown beside the seat
 
     def __post_init__(self) -> None:
         if self.level and ":" in self.level:
@@ -59,6 +61,8 @@ class Seat:
             "device": self.device,
             "gone": None,
             "blocked": None,
+            "profile": self.profile,
+            "profile_name": self.profile_name,
         }
 
 
@@ -81,4 +85,5 @@ class Former:
             "seat": -1 - k, "member": self.member, "name": self.name, "kind": "human",
             "level": None, "token_hash": self.token_hash, "host": False,
             "device": self.device, "gone": self.gone, "blocked": self.blocked,
+            "profile": None, "profile_name": None,
         }  # fmt: skip

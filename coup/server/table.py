@@ -246,10 +246,17 @@ class Table:
         return s
 
     def sit(
-        self, name: str, seat: int | None, *, host: bool = False, device: str | None = None
+        self,
+        name: str,
+        seat: int | None,
+        *,
+        host: bool = False,
+        device: str | None = None,
+        profile: tuple[str, str] | None = None,
     ) -> tuple[int, str]:
-        """Seat a person; returns (seat, token). A person the host blocked (known by
-        `device`) is refused, and so is everyone while the host locked the table."""
+        """Seat a person (`profile`: the signed-in player's profile id and name); returns
+        (seat, token). A person the host blocked (known by `device`) is refused, and so
+        is everyone while the host locked the table."""
         self._not_playing()
         if device is not None and any(f.blocked and f.device == device for f in self.former):
             raise ProtocolError("blocked", "the host blocked you from this table", 403)
@@ -262,10 +269,17 @@ class Table:
             seat = free[0]
         self._empty(seat)
         check_free(name, (s.name for s in self.seats if s is not None))
+        if profile is not None and any(
+            s is not None and s.profile == profile[0] for s in self.seats
+        ):
+            raise ProtocolError("profile_seated", "your profile already holds a seat here", 409)
         token = new_token()
-        self.seats[seat] = Seat(
+        sitter = Seat(
             secrets.token_hex(8), name, "human", None, token_hash(token), host, device=device
         )
+        if profile is not None:
+            sitter.profile, sitter.profile_name = profile
+        self.seats[seat] = sitter
         if device is not None:  # back at the table: no longer a former player
             self.former = [f for f in self.former if f.device != device]
         return seat, token

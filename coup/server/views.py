@@ -56,6 +56,7 @@ def table_info(table: Table, spectators: int = 0, watching: Collection[str] = ()
                 "idle": table.is_idle(s),
                 "standin": s.standin,
                 "stalled": table.is_stalled(i),
+                "profile": s.profile_name,
             }
             for i, s in enumerate(table.seats)
         ],

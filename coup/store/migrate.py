@@ -18,14 +18,15 @@ from sqlalchemy import Column, Connection, Integer, Table, inspect, select, text
 
 from coup.store import schema as s
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 """1: the single-process schema; 2: coup_deadlines.claimed_until, presence, processes;
 3: watchers (spectators per process; a new table, made by `create_all`); 4: handoffs
 (where a bot took over a seat of a game or gave it back; a new table, made by
 `create_all`); 5: the index `coup_reviews_queue` the coach's queue is taken by; 6:
 coup_reviews.asked (an asked-for analysis goes before the automatic ones); 7:
 coup_seats.device, .gone, .blocked (a table's former players, who may be blocked); 8:
-coup_schema.oldest (expand and contract: `OLDEST`)."""
+coup_schema.oldest (expand and contract: `OLDEST`); 9: profiles (`_profiles`: the seat's
+profile columns; the profile tables are new, made by `create_all`)."""
 
 OLDEST = 7
 """The oldest schema version whose Coup can still run on a database of `SCHEMA_VERSION`:
@@ -85,6 +86,8 @@ def upgrade(conn: Connection) -> int:
         _former_players(conn)
     if found < 8:
         _add_oldest(conn)
+    if found < 9:
+        _profiles(conn)
     if found < SCHEMA_VERSION:
         conn.execute(versions.update().values(version=SCHEMA_VERSION, oldest=OLDEST))
     return int(found)
@@ -123,3 +126,13 @@ def _former_players(conn: Connection) -> None:
     for name, kind in (("device", "VARCHAR(64)"), ("gone", "VARCHAR(8)"), ("blocked", "BOOLEAN")):
         if name not in columns:
             conn.execute(text(f"ALTER TABLE coup_seats ADD COLUMN {name} {kind}"))
+
+
+# ---- 9: profiles -------------------------------------------------------------------------
+def _profiles(conn: Connection) -> None:
+    """A seat's profile (id and name) on a database made before profiles."""
+    columns = {c["name"] for c in inspect(conn).get_columns("coup_seats")}
+    if "profile" not in columns:
+        conn.execute(text("ALTER TABLE coup_seats ADD COLUMN profile VARCHAR(40)"))
+    if "profile_name" not in columns:
+        conn.execute(text("ALTER TABLE coup_seats ADD COLUMN profile_name VARCHAR(64)"))

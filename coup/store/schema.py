@@ -12,6 +12,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Float,
     Index,
     Integer,
     MetaData,
@@ -71,6 +72,8 @@ seats = _of_tables(
     Column("device", String(64), nullable=True),
     Column("gone", String(8), nullable=True),
     Column("blocked", Boolean, nullable=True),
+    Column("profile", String(40), nullable=True),  # a signed-in player's profile id
+    Column("profile_name", String(64), nullable=True),  # ... and its name
 )
 
 # One row per game: the record's header (everything but the moves; includes the seed).
@@ -182,4 +185,115 @@ reviews = Table(
     _ms("updated_at"),
     Column("asked", Integer, nullable=True),  # 1: someone asked for it (it goes first)
     Index("coup_reviews_queue", "status", "updated_at"),  # the next one to take
+)
+
+# ---- profiles, passkeys and ratings (coup/store/profiles.py, coup/store/ratings.py) -------
+# A player's profile, or a bot level's (kind "bot", id "bot:LEVEL[:PERSONALITY]"); its name's
+# folded forms are in `coup_profile_names` (a name is taken case-insensitively and by
+# look-alikes). A deleted profile (`deleted_at`) keeps its row for its games. Its rating:
+# openskill's μ and σ and the shown number (`rating`, indexed for the leaderboard); `stats`
+# the after-game statistics summed at each game's end (JSON), so a page reads one row.
+profiles = Table(
+    "coup_profiles",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("kind", String(8), nullable=False),  # "person" | "bot"
+    Column("name", String(64), nullable=False),
+    Column("user_handle", String(64), nullable=False),  # WebAuthn's user.id (hex)
+    _ms("created_at"),
+    _ms("deleted_at", nullable=True),
+    Column("hidden", Boolean, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("rating", Float, nullable=False),
+    _int("games"),
+    _int("wins"),
+    Column("stats", Text, nullable=False),
+    Index("coup_profiles_board", "rating"),
+)
+
+# The names taken: each folded form of a profile's name (`coup/server/names.py`), unique; a
+# deleted profile's stay taken until `freed_at` (30 days later).
+profile_names = Table(
+    "coup_profile_names",
+    metadata,
+    Column("form", String(256), primary_key=True),
+    Column("profile_id", String(40), nullable=False),
+    _ms("freed_at", nullable=True),
+)
+
+# A profile's passkeys: the credential's id (base64url), its COSE public key (base64url)
+# and the last signature counter seen (a clone's lower counter is refused).
+credentials = Table(
+    "coup_credentials",
+    metadata,
+    Column("id", String(1400), primary_key=True),
+    Column("profile_id", String(40), nullable=False),
+    Column("public_key", Text, nullable=False),
+    Column("sign_count", BigInteger, nullable=False),
+    _ms("created_at"),
+    Index("coup_credentials_profile", "profile_id"),
+)
+
+# Signed-in browsers: the cookie's SHA-256, whose profile, until when.
+profile_sessions = Table(
+    "coup_profile_sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("profile_id", String(40), nullable=False),
+    _ms("expires_at"),
+    Index("coup_profile_sessions_profile", "profile_id"),
+)
+
+# A ceremony's challenge, kept until it is answered once (or expires): `kind` "register"
+# (with the name and user handle asked for), "signin" or "link" (a second device's passkey
+# for `profile_id`). Also the one-time links (kind "code": the link's SHA-256 as id).
+challenges = Table(
+    "coup_challenges",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("challenge", String(128), nullable=False),
+    Column("profile_id", String(40), nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("user_handle", String(64), nullable=True),
+    _ms("expires_at"),
+)
+
+# Games that changed ratings: one row each, written in the game's last transaction, so a
+# game is never rated twice.
+rated_games = Table(
+    "coup_rated_games",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("game", Integer, primary_key=True),
+    _ms("rated_at"),
+)
+
+# A profile's (or a bot's) games: the shown rating before and after it (the chart), its
+# place, the table size, whether it changed the rating, and where to replay it.
+profile_games = Table(
+    "coup_profile_games",
+    metadata,
+    Column("profile_id", String(40), primary_key=True),
+    Column("at", BigInteger, primary_key=True),
+    Column("table_id", String(32), primary_key=True),
+    Column("game", Integer, nullable=False),
+    Column("size", Integer, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("before", Float, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Index("coup_profile_games_game", "table_id", "game"),
+)
+
+# Head to head: games `profile_id` played with `other_id`, and how often it finished ahead.
+rivals = Table(
+    "coup_rivals",
+    metadata,
+    Column("profile_id", String(40), primary_key=True),
+    Column("other_id", String(40), primary_key=True),
+    _int("games"),
+    _int("ahead"),
+    Index("coup_rivals_most", "profile_id", "games"),
 )

@@ -36,7 +36,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from coup.store import analyses, migrate, postgres_move, sqlite_move, urls
+from coup.store import analyses, migrate, postgres_move, ratings, sqlite_move, urls
 from coup.store import schema as s
 from coup.store.expiry import CHAT_STORED, trim_chat
 from coup.store.sqlite_thread import SqliteThread
@@ -235,10 +235,12 @@ class SqlStore:
         finish: Row | None = None,
         last_winner: str | None = None,
         coach: list[Row] | None = None,
+        result: ratings.GameResult | None = None,
     ) -> None:
         """Append moves (normally one) to a game's log; raise Conflict if a seq is taken.
         With `finish` (the game's last move), `coach` rows (`analyses.queued_rows`) queue
-        the coach's analyses in the same transaction."""
+        the coach's analyses and `result` counts the game for its profiles
+        (`ratings.count_game`), in the same transaction."""
         if self.one_statement and self._moves is not None and not self.sqlite and not finish:
             params = postgres_move.append_params(
                 table_id, events, version=version, deadlines=deadlines,
@@ -288,6 +290,8 @@ class SqlStore:
                     .values(**finish)
                 )
                 analyses.queue(conn, coach or [])
+                if result is not None:
+                    ratings.count_game(conn, result)
             replace_rows(conn, s.deadlines, table_id, deadlines)
 
         try:

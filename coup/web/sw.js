@@ -12,7 +12,7 @@ const SHELL = [
   "/static/js/reformation.js", "/static/js/rules.js", "/static/js/seats.js", "/static/js/settings.js", "/static/js/sound.js",
   "/static/js/story.js", "/static/js/table.js", "/static/js/words.js",
   "/static/js/aftergame.js", "/static/js/recordfile.js", "/static/js/replay.js",
-  "/static/js/tutorial.js", "/static/js/hints.js",
+  "/static/js/tutorial.js", "/static/js/hints.js", "/static/js/passkey.js", "/static/js/profile.js",
   "/static/i18n/en.json", "/static/i18n/fa.json", "/static/i18n/he.json", "/static/i18n/id.json",
   "/static/i18n/ja.json", "/static/i18n/ro.json", "/static/i18n/es.json", "/static/i18n/de.json",
   "/static/i18n/fr.json", "/static/i18n/pt-BR.json", "/static/i18n/ar.json",

@@ -25,7 +25,7 @@ TABLE_KEYS = {
 }  # fmt: skip
 SEAT_KEYS = {
     "seat", "name", "kind", "level", "personality", "host", "connected", "idle", "standin",
-    "stalled",
+    "stalled", "profile",
 }  # fmt: skip
 
 

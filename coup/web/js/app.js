@@ -9,6 +9,7 @@ import { goneNote, renderLobby, seatOffer } from "./lobby.js";
 import { animate } from "./motion.js";
 import { setBots } from "./names.js";
 import { ApiError, api, device, TableSocket, tokens } from "./net.js";
+import { forget, renderLeaderboard, renderLinkPage, renderProfilePage } from "./profile.js";
 import { openReplay, openUploaded } from "./replay.js";
 import { renderRules } from "./rules.js";
 import { FALLBACK_CONFIG } from "./settings.js";
@@ -95,6 +96,7 @@ const app = {
   showLobby() { app.forceLobby = true; render(); },
 
   chatPanel() { return chatPanel(tableCtx()); },
+  rerender() { render(); },
 };
 window.coupApp = app; // for debugging and tests
 
@@ -193,6 +195,15 @@ function fitDock() {
 function renderScreen() {
   const path = location.pathname;
   if (/^\/(replay|t\/[^/]+\/games\/\d+\/replay)\/?$/.test(path)) { route(); return; } // e.g. a new language
+  const profilePage = path.match(/^\/p\/([^/]+)\/?$/);
+  if (profilePage || path === "/leaderboard" || path === "/link") {
+    screen.dataset.screen = "profile";
+    clear(document.getElementById("topbar-info"));
+    if (profilePage) renderProfilePage(screen, app, decodeURIComponent(profilePage[1]));
+    else if (path === "/link") renderLinkPage(screen, app);
+    else renderLeaderboard(screen, app);
+    return;
+  }
   if (!path.startsWith("/t/")) {
     screen.dataset.screen = "home";
     clear(document.getElementById("topbar-info"));
@@ -348,6 +359,7 @@ async function route() {
   }
   if (!m) {
     app.socket?.close(); app.socket = null; app.msg = null; app.table = null;
+    forget(); // a profile page or the leaderboard is asked again when it is opened again
     render();
     return;
   }

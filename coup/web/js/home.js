@@ -5,6 +5,7 @@ import { settingsForm } from "./settings.js";
 import { cardFace } from "./cards.js";
 import { recordPanel } from "./recordfile.js";
 import { EPILOGUES, progress, startTutorial } from "./tutorial.js";
+import { profilePanel } from "./profile.js";
 
 export function tableIdFrom(text) {
   const s = String(text || "").trim();
@@ -105,6 +106,6 @@ export function renderHome(root, app) {
         text: t("home.new_table") }))),
     h("div", { class: "hero-cards", "aria-hidden": "true" },
       ...["duke", "assassin", "captain", "ambassador", "contessa"].map((c) => cardFace(c, { size: "md" }))));
-  clear(root).append(hero, h("div", { class: "home-grid" }, newTable, h("div", { class: "home-side" }, learnBox, join, recentBox, recordPanel(app),
+  clear(root).append(hero, h("div", { class: "home-grid" }, newTable, h("div", { class: "home-side" }, learnBox, profilePanel(app), join, recentBox, recordPanel(app),
     h("div", { class: "panel-card about" }, h("h2", { text: t("home.about") }), h("p", { text: t("home.about_text") })))));
 }

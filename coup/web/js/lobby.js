@@ -5,6 +5,7 @@ import { clear, copyText, h, toast } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { nameField } from "./home.js";
 import { displayName } from "./names.js";
+import { seatProfile } from "./profile.js";
 import { settingsForm, settingsSummary } from "./settings.js";
 
 export function renderLobby(root, app) {
@@ -203,6 +204,8 @@ function seatRow(app, s, i, { seated, host, table, shut }) {
       text: t(`bot.personality.${s.personality}`) }));
   }
   if (i === you.seat) tags.push(h("span", { class: "tag tag-you", text: t("table.you") }));
+  const profile = seatProfile(s);
+  if (profile) tags.push(profile);
   if (s.standin) tags.push(h("span", { class: "tag tag-off", text: t(s.standin === "left" ? "seat.left" : "seat.standin") }));
   if (s.kind === "human" && !s.connected) tags.push(h("span", { class: "tag tag-off", text: t("seat.disconnected") }));
   if (host && !s.host) {

@@ -2,6 +2,7 @@
 // your decision, the log and the chat.
 import { decisionPanel, resetIfNew, targetsFor, ui } from "./actions.js";
 import { endStory } from "./aftergame.js";
+import { endRatings, seatProfile } from "./profile.js";
 import { cardBack, cardFace, coinIcon } from "./cards.js";
 import { clear, h, tNodes } from "./dom.js";
 import { hintLine, hintsSwitch } from "./hints.js";
@@ -237,6 +238,7 @@ function endScreen(ctx) {
   const rows = view.players.map((p) => h("li", { class: `end-row${p.seat === winner ? " winner" : ""}` },
     h("span", { class: `avatar seat-colour-${p.seat % 10}`, text: [...seatName(view, p.seat)][0]?.toUpperCase() || "?" }),
     h("span", { class: "seat-name", text: seatName(view, p.seat) }),
+    seatProfile(msg.table?.seats?.[p.seat]),
     p.seat === winner ? h("span", { class: "badge b-winner", text: t("seat.winner") }) : null,
     h("span", { class: "end-cards" },
       ...(p.cards || []).map((c) => cardFace(c, { size: "sm" })),
@@ -262,7 +264,8 @@ function endScreen(ctx) {
         : tNodes(winner === ctx.me ? "end.you_win" : "end.wins", { name: h("b", { text: seatName(view, winner) }) })),
       // Watching, and a seat is free: sit down for the next game (at the top, in view).
       ctx.me === null || ctx.me === undefined ? ctx.seatOffer?.("end-take-seat") : null,
-      h("ol", { class: "end-rows" }, ...rows), game ? endStory(msg.table, ctx.go, ctx.me) : null, fair, buttons));
+      h("ol", { class: "end-rows" }, ...rows), game ? endRatings(msg.table, game, ctx.rerender) : null,
+      game ? endStory(msg.table, ctx.go, ctx.me) : null, fair, buttons));
 }
 
 async function verify(seed, commitment, el) {
