@@ -71,6 +71,7 @@ class Fleet:
     cpu: float = 0.0  # if > 0: each process capped at this many cores (a Linux cgroup)
     workers: int = 0  # with Redis: `coup worker` processes (one bot process each)
     worker_cpu: float = 0.0  # if > 0: each worker (with its pool) capped at this many cores
+    checkout: Path | None = None  # the servers run this source tree (None: this one)
     servers: list[ServerProcess] = field(default_factory=list)
     worker_processes: list[WorkerProcess] = field(default_factory=list)
     workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="coup-load-")))
@@ -117,6 +118,7 @@ class Fleet:
             raise ValueError("coup worker processes take their work from Redis: --bus redis://")
         for i in range(self.workers):
             worker = WorkerProcess(bus, "--processes", "1", log=self.workdir / f"worker{i}.log")
+            worker.checkout = self.checkout
             proc = worker.spawn()
             if self.worker_cpu > 0:  # before its pool starts: its processes stay in the group
                 group = cpu_cgroup(self.worker_cpu)
@@ -135,6 +137,7 @@ class Fleet:
                 *self.args,
                 bus=bus,
                 log=self.workdir / f"server{i}.log",
+                checkout=self.checkout,
             )
             for i in range(self.count)
         ]
