@@ -47,6 +47,7 @@ from coup.server.tables import Tables
 from coup.server.this_process import ThisProcess
 from coup.server.timers import Timing
 from coup.server.views import view_message
+from coup.server.wire import Outgoing
 from coup.store import SqlStore
 from coup.store import processes as db
 from coup.store.analyses import scoreboard
@@ -169,7 +170,7 @@ class TableService:
             await self.catchup.refresh(table)
         conn.start()
         spectators = self.spectators.of(table)
-        conn.send_view(dumps(view_message(table, conn.member, spectators=spectators)))
+        conn.send_view(Outgoing(dumps(view_message(table, conn.member, spectators=spectators))))
         if conn.member is not None:
             await self.presence.change(table, conn.member, +1)
 
