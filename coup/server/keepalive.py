@@ -31,11 +31,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from websockets.server import ServerProtocol
 
 from coup.server import wire
+from coup.server.text_frames import TextFrames
 
 #: The compressor's window, 2**12 bytes (uvicorn's choice): a view's repeats are close.
 WINDOW_BITS = 12
@@ -51,9 +51,9 @@ def deflate_without_takeover() -> ServerPerMessageDeflateFactory:
     )
 
 
-class QuietPings(WebSocketsSansIOProtocol):
-    """uvicorn's sans-I/O websocket protocol, pinging only connections gone quiet, its
-    deflate without context takeover."""
+class QuietPings(TextFrames):
+    """uvicorn's sans-I/O websocket protocol (reading small text frames itself),
+    pinging only connections gone quiet, its deflate without context takeover."""
 
     heard = 0.0  # the loop's time when data last came in
 
