@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
-from websockets.speedups import apply_mask  # type: ignore[import-not-found]
+from websockets.speedups import apply_mask
 
 FINAL_TEXT = 0x81  # FIN, no RSV bits, opcode 1
 MASKED = 0x80

@@ -15,7 +15,7 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
-from websockets.speedups import apply_mask  # type: ignore[import-not-found]
+from websockets.speedups import apply_mask
 
 from coup.server.keepalive import QuietPings
 from coup.server.text_frames import texts_of, whole_frames
