@@ -21,12 +21,9 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tools.load.measure import measure
-
-if TYPE_CHECKING:
-    from tools.load.fleet import Fleet
 
 
 def parser() -> argparse.ArgumentParser:
@@ -165,6 +162,8 @@ def main(argv: list[str]) -> int:
         return versus.main(args)
     fleet = None
     if args.url is None:
+        from tools.load.fleet import start_fleet
+
         fleet = start_fleet(args)
         if fleet is None:
             return 2
@@ -190,35 +189,6 @@ def main(argv: list[str]) -> int:
     else:
         print(text(args, report))
     return 0 if report["seats_failed"] == 0 else 1
-
-
-def server_args(args: argparse.Namespace) -> list[str]:
-    """The servers' own options that the load's options imply."""
-    delay = args.bot_delay or ("0" if not args.bot_tables else None)
-    extra = ["--bot-delay", delay] if delay else []
-    if args.ws_compression:
-        extra.append("--ws-compression")
-    if args.no_ws_compression:
-        extra.append("--no-ws-compression")
-    if args.workers is not None and not args.bus.startswith("redis"):
-        extra += ["--workers", str(args.workers)]
-    return extra
-
-
-def start_fleet(args: argparse.Namespace) -> Fleet | None:
-    """The servers (and workers) the options ask for, started; None after saying why."""
-    from tools.load.fleet import Fleet
-
-    try:
-        redis = args.bus.startswith("redis")
-        return Fleet(
-            args.db, args.bus, args.servers, server_args(args), cpu=args.server_cpu,
-            workers=(1 if args.workers is None else args.workers) if redis else 0,
-            worker_cpu=args.worker_cpu, checkout=args.server_checkout,
-        ).start()  # fmt: skip
-    except (ValueError, RuntimeError, OSError) as exc:
-        print(f"coup loadtest: {exc}", file=sys.stderr)
-        return None
 
 
 def text(args: argparse.Namespace, report: dict[str, Any]) -> str:

@@ -20,6 +20,7 @@ import statistics
 import sys
 from typing import Any
 
+from tools.load.fleet import start_fleet
 from tools.load.measure import measure
 
 #: (label, path into the report) of the figures compared
@@ -47,8 +48,6 @@ def median(values: list[float | None]) -> float | None:
 
 
 def one_run(args: argparse.Namespace, checkout: Any) -> dict[str, Any]:
-    from tools.load.loadtest import start_fleet
-
     run_args = copy.copy(args)
     run_args.server_checkout = checkout
     fleet = start_fleet(run_args)
