@@ -17,9 +17,9 @@ and a timeout after the last thing heard from it.
 Deflate (`coup serve --ws-compression`; off by default, docs/bench.md says why) is
 negotiated with `server_no_context_takeover` and `client_no_context_takeover`: neither
 side keeps a compressor's or decompressor's window between messages. uvicorn's own
-setting keeps both for the connection's life, about 300 KiB per six-seat table, and
-makes each connection's compressed frames depend on everything it was sent before, so
-a view shared by many connections had to be compressed for each. Without takeover a
+setting keeps both for the connection's life (most of a table's memory: docs/bench.md)
+and makes each connection's compressed frames depend on everything it was sent before,
+so a view shared by many connections had to be compressed for each. Without takeover a
 message compresses the same on every connection, once (`wire.Outgoing`), and the
 connection holds no zlib state between messages. The price is bytes: a view that
 repeats most of the one before compresses far better against it (docs/bench.md has
