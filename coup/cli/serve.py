@@ -74,7 +74,7 @@ def parser() -> argparse.ArgumentParser:
         dest="ws_compression",
         action="store_true",
         default=False,
-        help="permessage-deflate on websockets, without context takeover: about a fifth of "
+        help="permessage-deflate on websockets, without context takeover: about a quarter of "
         "the bytes, more CPU per view (off by default: docs/bench.md)",
     )
     deflate.add_argument(
