@@ -89,11 +89,20 @@ def parser() -> argparse.ArgumentParser:
         default=100,
         help="spectators a table takes, over every process (100); more are refused",
     )
-    p.add_argument(
-        "--no-ws-compression",
+    deflate = p.add_mutually_exclusive_group()
+    deflate.add_argument(
+        "--ws-compression",
+        dest="ws_compression",
         action="store_true",
-        help="no permessage-deflate on websockets: half the memory per connection, less "
-        "CPU, more bytes (for many tables; docs/deploy.md)",
+        default=False,
+        help="permessage-deflate on websockets, without context takeover: about a quarter of "
+        "the bytes, more CPU per view (off by default: docs/bench.md)",
+    )
+    deflate.add_argument(
+        "--no-ws-compression",
+        dest="ws_compression",
+        action="store_false",
+        help="no permessage-deflate (the default; kept for scripts that say it)",
     )
     p.add_argument(
         "--workers",
@@ -241,7 +250,7 @@ def main(argv: list[str]) -> int:
         # message, and the one `server/wire.py` writes frames to directly), pinging only
         # quiet sockets, behind the gate: connections per address, time limits
         **gate.settings(gate.Gate(proxies, limit)),
-        ws_per_message_deflate=not args.no_ws_compression,
+        ws_per_message_deflate=args.ws_compression,
         log_level=args.log_level,
         log_config=None,  # uvicorn's lines through `logs.configure`'s handler
         lifespan="on",

@@ -3,7 +3,9 @@
 Each connection has its own writer task. Views are coalesced: a slow client that has
 not yet been sent view N when view N+1 arrives only gets N+1 (each view is complete).
 When the socket can be written directly (`wire.direct_writer`) and nothing is queued or
-being sent, a message is written at once instead, without waking the writer task.
+being sent, a message is written at once instead, without waking the writer task. A
+view is a `wire.Outgoing`, shared by every connection it goes to, so its frame is made
+once however many connections send it.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ class Connection:
         self.name: str | None = None  # a spectator's name (its hello's), shown as watching
         self.counted = False  # counted as a seat's connection (`presence.py`)
         self._queue: deque[str] = deque()
-        self._view: str | None = None
+        self._view: wire.Outgoing | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closing = False  # finish(): the pump ends once the queue is empty
@@ -61,26 +63,26 @@ class Connection:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
 
-    def _direct(self, text: str, frame: bytes | None) -> bool:
+    def _direct(self, message: wire.Outgoing) -> bool:
         """Written straight to the socket, in order (nothing before it still waits)."""
         write = self._write
         if write is None or self._sending or self._queue or self._view is not None:
             return False
-        if self._closing or not write(frame or wire.text_frame(text.encode())):
+        if self._closing or not write(message):
             return False
         self.sent += 1
         return True
 
-    def send_view(self, text: str, frame: bytes | None = None) -> None:
-        """Send view `text` (`frame`: its text frame, when the caller made it already)."""
-        if self._direct(text, frame):
+    def send_view(self, view: wire.Outgoing) -> None:
+        """Send `view` (a later one replaces it while it waits)."""
+        if self._direct(view):
             return
-        self._view = text
+        self._view = view
         self._wake.set()
 
     def send(self, payload: Mapping[str, Any]) -> None:
         text = dumps(payload)
-        if self._direct(text, None):
+        if self._direct(wire.Outgoing(text)):
             return
         if len(self._queue) >= MAX_QUEUED:  # a client that does not read: drop the oldest
             self._queue.popleft()
@@ -96,7 +98,8 @@ class Connection:
                     if self._queue:
                         text = self._queue.popleft()
                     else:
-                        text, self._view = self._view or "", None
+                        view, self._view = self._view, None
+                        text = "" if view is None else view.text
                     self._sending = True
                     await self.ws.send_text(text)
                     self._sending = False

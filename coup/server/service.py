@@ -47,6 +47,7 @@ from coup.server.tables import Tables
 from coup.server.this_process import ThisProcess
 from coup.server.timers import Timing
 from coup.server.views import view_message, watching_names
+from coup.server.wire import Outgoing
 from coup.store import SqlStore
 from coup.store import processes as db
 from coup.store.analyses import scoreboard
@@ -195,7 +196,9 @@ class TableService:
         spectators = self.spectators.of(table)
         watching = watching_names(table, self.hub.of(table.id))
         conn.send_view(
-            dumps(view_message(table, conn.member, spectators=spectators, watching=watching))
+            Outgoing(
+                dumps(view_message(table, conn.member, spectators=spectators, watching=watching))
+            )
         )
         if conn.member is not None and conn.member in table.holders():
             conn.counted = True  # a seat's connection (not a former player's)

@@ -20,7 +20,7 @@ from coup.server.messages import DeadlineInfo, TableInfo, ViewMessage, You
 from coup.server.protocol import dumps, now_ms
 from coup.server.table import Table
 from coup.server.timers import HIDDEN
-from coup.server.wire import text_frame
+from coup.server.wire import Outgoing
 
 
 def public_deadline(table: Table) -> DeadlineInfo | None:
@@ -192,8 +192,9 @@ def view_texts(
 
 
 def show(table: Table, conns: Collection[Connection], spectators: int) -> None:
-    """Send each of the table's connections here its view (a seat's, or a spectator's);
-    each distinct view is encoded and framed once."""
+    """Send each of the table's connections here its view (a seat's, or a spectator's):
+    one `Outgoing` for each distinct view, so that it is encoded, framed and compressed
+    once for all the connections it goes to."""
     if not conns:
         return
     seated = table.holders()
@@ -204,9 +205,6 @@ def show(table: Table, conns: Collection[Connection], spectators: int) -> None:
     }
     watching = watching_names(table, conns, seated)
     texts = view_texts(table, list(keys.values()), spectators, watching)
-    frames: dict[str | None, bytes] = {}
+    outgoing = {key: Outgoing(text) for key, text in texts.items()}
     for conn, key in keys.items():
-        frame = frames.get(key)
-        if frame is None:
-            frame = frames[key] = text_frame(texts[key].encode())
-        conn.send_view(texts[key], frame)
+        conn.send_view(outgoing[key])

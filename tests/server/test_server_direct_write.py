@@ -48,9 +48,11 @@ def test_a_text_frame_parses_back_to_its_payload(size: int) -> None:
 
 
 @contextlib.asynccontextmanager
-async def serving(app: Starlette, *, deflate: bool = False) -> AsyncIterator[str]:
+async def serving(
+    app: Starlette, *, deflate: bool = False, ws: Any = "websockets-sansio"
+) -> AsyncIterator[str]:
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=0, ws="websockets-sansio", log_level="warning",
+        app, host="127.0.0.1", port=0, ws=ws, log_level="warning",
         lifespan="off", ws_per_message_deflate=deflate,
     )  # fmt: skip
     server = uvicorn.Server(config)
@@ -78,10 +80,10 @@ async def test_frames_written_directly_arrive_whole_and_in_order_with_asgi_sends
             if n % 2:
                 await ws.send_text(body)  # the ASGI way, between direct ones
             else:
-                assert write(wire.text_frame(body.encode()))
+                assert write(wire.Outgoing(body))
         await ws.receive()  # the client's goodbye
         await ws.close()
-        assert not write(wire.text_frame(b"after close"))  # refused: send it the ASGI way
+        assert not write(wire.Outgoing("after close"))  # refused: send it the ASGI way
 
     app = Starlette(
         routes=[WebSocketRoute("/ws", endpoint)], middleware=[Middleware(wire.KeepSend)]
@@ -93,7 +95,8 @@ async def test_frames_written_directly_arrive_whole_and_in_order_with_asgi_sends
     assert found == [True]
 
 
-async def test_no_direct_writer_without_the_middleware_or_with_deflate() -> None:
+async def test_no_direct_writer_without_the_middleware_or_with_deflates_context() -> None:
+    """uvicorn's own deflate keeps its context: only its compressor can frame."""
     found: list[bool] = []
 
     async def endpoint(ws: WebSocket) -> None:

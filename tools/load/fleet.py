@@ -4,11 +4,13 @@ is dropped at the end."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import ipaddress
 import os
 import secrets
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,6 +73,7 @@ class Fleet:
     cpu: float = 0.0  # if > 0: each process capped at this many cores (a Linux cgroup)
     workers: int = 0  # with Redis: `coup worker` processes (one bot process each)
     worker_cpu: float = 0.0  # if > 0: each worker (with its pool) capped at this many cores
+    checkout: Path | None = None  # the servers run this source tree (None: this one)
     servers: list[ServerProcess] = field(default_factory=list)
     worker_processes: list[WorkerProcess] = field(default_factory=list)
     workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="coup-load-")))
@@ -117,6 +120,7 @@ class Fleet:
             raise ValueError("coup worker processes take their work from Redis: --bus redis://")
         for i in range(self.workers):
             worker = WorkerProcess(bus, "--processes", "1", log=self.workdir / f"worker{i}.log")
+            worker.checkout = self.checkout
             proc = worker.spawn()
             if self.worker_cpu > 0:  # before its pool starts: its processes stay in the group
                 group = cpu_cgroup(self.worker_cpu)
@@ -135,6 +139,7 @@ class Fleet:
                 *self.args,
                 bus=bus,
                 log=self.workdir / f"server{i}.log",
+                checkout=self.checkout,
             )
             for i in range(self.count)
         ]
@@ -173,6 +178,33 @@ class Fleet:
             with contextlib.suppress(OSError):
                 group.rmdir()
         self._cgroups, self._server_groups = [], []
+
+
+def server_args(args: argparse.Namespace) -> list[str]:
+    """The servers' own options that the load's options imply."""
+    delay = args.bot_delay or ("0" if not args.bot_tables else None)
+    extra = ["--bot-delay", delay] if delay else []
+    if args.ws_compression:
+        extra.append("--ws-compression")
+    if args.no_ws_compression:
+        extra.append("--no-ws-compression")
+    if args.workers is not None and not args.bus.startswith("redis"):
+        extra += ["--workers", str(args.workers)]
+    return extra
+
+
+def start_fleet(args: argparse.Namespace) -> Fleet | None:
+    """The servers (and workers) the options ask for, started; None after saying why."""
+    try:
+        redis = args.bus.startswith("redis")
+        return Fleet(
+            args.db, args.bus, args.servers, server_args(args), cpu=args.server_cpu,
+            workers=(1 if args.workers is None else args.workers) if redis else 0,
+            worker_cpu=args.worker_cpu, checkout=args.server_checkout,
+        ).start()  # fmt: skip
+    except (ValueError, RuntimeError, OSError) as exc:
+        print(f"coup loadtest: {exc}", file=sys.stderr)
+        return None
 
 
 CGROUPS = Path("/sys/fs/cgroup")

@@ -20,6 +20,7 @@ import asyncio
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -86,8 +87,32 @@ def parser() -> argparse.ArgumentParser:
         "that a second process brings its own share, as on its own machine",
     )
     p.add_argument(
-        "--no-ws-compression", action="store_true", help="start the servers without deflate"
+        "--ws-compression",
+        action="store_true",
+        help="start the servers with permessage-deflate (their --ws-compression)",
     )
+    p.add_argument(
+        "--no-ws-compression",
+        action="store_true",
+        help="start the servers with --no-ws-compression (an older server's way to turn "
+        "deflate off)",
+    )
+    p.add_argument(
+        "--server-checkout",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="run the servers from another checkout (with its .venv if it has one)",
+    )
+    p.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="side by side: rounds of this checkout's servers and DIR's, taking turns, "
+        "then the medians (tools/load/versus.py)",
+    )
+    p.add_argument("--rounds", type=int, default=3, help="with --against: rounds (3, 1-20)")
     p.add_argument("--fuzz", type=int, default=0, help="send N bad messages instead (max 200000)")
     p.add_argument(
         "--soak", action="store_true", help="sample memory; at the end kill -9 and check no move"
@@ -97,7 +122,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    from tools.load.fleet import Fleet, loopback
+    from tools.load.fleet import loopback
 
     args = parser().parse_args(argv)
     if not 0 <= args.tables <= 2000 or not 2 <= args.players <= 10:
@@ -121,23 +146,28 @@ def main(argv: list[str]) -> int:
     if args.url is not None and not loopback(args.url):
         print("coup loadtest: --url must be on this machine (loopback)", file=sys.stderr)
         return 2
+    if args.against is not None or args.server_checkout is not None:
+        if args.url is not None or args.fuzz or args.soak:
+            print("coup loadtest: --against and --server-checkout start their own servers",
+                  file=sys.stderr)  # fmt: skip
+            return 2
+        for tree in (args.against, args.server_checkout):
+            if tree is not None and not (tree / "coup" / "__main__.py").exists():
+                print(f"coup loadtest: {tree} is not a checkout of coup", file=sys.stderr)
+                return 2
+    if args.against is not None:
+        if not 1 <= args.rounds <= 20:
+            print("coup loadtest: --rounds 1-20", file=sys.stderr)
+            return 2
+        from tools.load import versus
+
+        return versus.main(args)
     fleet = None
     if args.url is None:
-        try:
-            delay = args.bot_delay or ("0" if not args.bot_tables else None)
-            extra = (["--bot-delay", delay] if delay else []) + (
-                ["--no-ws-compression"] if args.no_ws_compression else []
-            )
-            redis = args.bus.startswith("redis")
-            if args.workers is not None and not redis:
-                extra += ["--workers", str(args.workers)]
-            fleet = Fleet(
-                args.db, args.bus, args.servers, extra, cpu=args.server_cpu,
-                workers=(1 if args.workers is None else args.workers) if redis else 0,
-                worker_cpu=args.worker_cpu,
-            ).start()  # fmt: skip
-        except (ValueError, RuntimeError, OSError) as exc:
-            print(f"coup loadtest: {exc}", file=sys.stderr)
+        from tools.load.fleet import start_fleet
+
+        fleet = start_fleet(args)
+        if fleet is None:
             return 2
         urls, pids = fleet.urls, fleet.pids
     else:
@@ -162,40 +192,50 @@ def main(argv: list[str]) -> int:
     if args.json:
         print(json.dumps(report))
     else:
-        lat = report["move_to_all_views_ms"]
-        where = (
-            f"{report['servers']} server process(es)"
-            if args.url is None
-            else f"the server at {args.url} (not started by this tool)"
-        )
-        print(
-            f"{where}, seats spread by {report['spread']}"
-            + (f", each capped at {args.server_cpu} cores" if args.server_cpu else "")
-            + "\n"
-            f"{report['tables']} tables x {report['players']} seats, {report['seconds']} s: "
-            f"{report['moves']} moves ({report['moves_per_s']}/s), "
-            f"{report['games_finished']} games finished\n"
-            f"move -> every seat's view: p50 {lat['p50']} ms, p99 {lat['p99']} ms\n"
-            f"errors: {report['errors'] or 'none'}; seats failed: {report['seats_failed']}\n"
-            + (
-                f"server RSS: {report['server_rss_mib']['before']} MiB before, "
-                f"{report['server_rss_mib']['connected']} MiB with every seat connected, "
-                f"{report['server_rss_mib']['peak']} MiB peak "
-                f"(~{report['rss_per_table_kib']} KiB per table)\n"
-                if pids
-                else "server RSS and CPU: not measured (give the server's --pid)\n"
-            )
-            + (_bots_line(report) if report["bot_tables"] else "")
-            + f"/healthz: p50 {report['healthz_ms']['p50']} ms, p99 {report['healthz_ms']['p99']} "
-            f"ms, max {report['healthz_ms']['max']} ms\n"
-            + (f"CPU: server {report['server_cpu_percent']}%, " if pids else "CPU: ")
-            + f"load tester "
-            f"{report['loadtest_cpu_percent']}%, PostgreSQL "
-            f"{report['services_cpu_percent']['postgres']}%, Redis "
-            f"{report['services_cpu_percent']['redis']}% (of one core); load average "
-            f"{report['load_average']} on {os.cpu_count()} cores"
-        )
+        print(text(args, report, pids))
     return 0 if report["seats_failed"] == 0 else 1
+
+
+def text(args: argparse.Namespace, report: dict[str, Any], pids: Any) -> str:
+    """The report for a person (`pids`: the server processes this tool measured, if any)."""
+    lat = report["move_to_all_views_ms"]
+    where = (
+        f"{report['servers']} server process(es)"
+        if args.url is None
+        else f"the server at {args.url} (not started by this tool)"
+    )
+    return (
+        f"{where}, seats spread by {report['spread']}"
+        + (f", each capped at {args.server_cpu} cores" if args.server_cpu else "")
+        + "\n"
+        f"{report['tables']} tables x {report['players']} seats, {report['seconds']} s: "
+        f"{report['moves']} moves ({report['moves_per_s']}/s), "
+        f"{report['games_finished']} games finished\n"
+        f"move -> every seat's view: p50 {lat['p50']} ms, p99 {lat['p99']} ms\n"
+        f"errors: {report['errors'] or 'none'}; seats failed: {report['seats_failed']}\n"
+        + (
+            f"server RSS: {report['server_rss_mib']['before']} MiB before, "
+            f"{report['server_rss_mib']['connected']} MiB with every seat connected, "
+            f"{report['server_rss_mib']['peak']} MiB peak "
+            f"(~{report['rss_per_table_kib']} KiB per table)\n"
+            if pids
+            else "server RSS and CPU: not measured (give the server's --pid)\n"
+        )
+        + (_bots_line(report) if report["bot_tables"] else "")
+        + f"/healthz: p50 {report['healthz_ms']['p50']} ms, p99 {report['healthz_ms']['p99']} "
+        f"ms, max {report['healthz_ms']['max']} ms\n"
+        + (
+            f"CPU: server {report['server_cpu_percent']}% "
+            f"({report['server_cpu_ms_per_move']} ms a move), "
+            if pids
+            else "CPU: "
+        )
+        + f"load tester "
+        f"{report['loadtest_cpu_percent']}%, PostgreSQL "
+        f"{report['services_cpu_percent']['postgres']}%, Redis "
+        f"{report['services_cpu_percent']['redis']}% (of one core); load average "
+        f"{report['load_average']} on {os.cpu_count()} cores"
+    )
 
 
 def refused(exc: httpx.HTTPStatusError) -> str:

@@ -147,6 +147,10 @@ async def measure(
             "peak": round(peak / 1024, 1),
         },
         "server_cpu_percent": round(100 * server_cpu / elapsed, 1),
+        # the servers' CPU (user + system, from /proc) over the moves counted
+        "server_cpu_ms_per_move": round(1000 * server_cpu / stats.moves, 3)
+        if stats.moves
+        else None,
         "loadtest_cpu_percent": round(100 * own_cpu / elapsed, 1),
         "services_cpu_percent": {
             name: round(100 * (services_after[name] - services_before[name]) / elapsed, 1)

@@ -33,8 +33,12 @@ class ServerProcess:
         bus: str | None = None,
         log: Path | None = None,
         port: int | None = None,
+        checkout: Path | None = None,
     ) -> None:
         self.db, self.bus, self.args = db, bus, list(args)
+        # the source tree it runs (another checkout's code, with its own .venv if it has
+        # one: `coup loadtest --against`); None: this one
+        self.checkout = checkout
         self.log = log or Path(tempfile.mkdtemp(prefix="coup-serve-")) / "server.log"
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -48,8 +52,17 @@ class ServerProcess:
         assert self.proc is not None
         return self.proc.pid
 
+    @property
+    def root(self) -> Path:
+        return self.checkout or Path(__file__).resolve().parents[2]
+
+    @property
+    def python(self) -> str:
+        venv = self.root / ".venv" / "bin" / "python"
+        return str(venv) if self.checkout is not None and venv.exists() else sys.executable
+
     def command(self) -> list[str]:
-        cmd = [sys.executable, "-m", "coup", "serve", "--port", str(self.port), "--db", self.db]
+        cmd = [self.python, "-m", "coup", "serve", "--port", str(self.port), "--db", self.db]
         if self.bus is not None:
             cmd += ["--bus", self.bus]
         return [*cmd, *self.args]
@@ -59,7 +72,7 @@ class ServerProcess:
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 self.command(),
-                cwd=Path(__file__).resolve().parents[2],
+                cwd=self.root,
                 stdout=subprocess.DEVNULL,
                 stderr=log,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -118,7 +131,7 @@ class WorkerProcess(ServerProcess):
         super().__init__("", *args, bus=bus, log=log)
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "coup", "worker", "--bus", str(self.bus), *self.args]
+        return [self.python, "-m", "coup", "worker", "--bus", str(self.bus), *self.args]
 
     def wait_ready(self, timeout: float = 30) -> None:
         """Wait until the worker's pool processes are up (its children exist)."""
