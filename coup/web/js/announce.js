@@ -16,7 +16,7 @@ const KEEP = 6; // at most this many waiting; the oldest droppable ones go first
 const KEPT_KINDS = new Set(["out", "win"]);
 const SOUND = { challenge: "challenge", caught: "loss", proved: "loss", loss: "loss", out: "loss", win: "win" };
 
-const state = { game: null, seen: 0, queue: [], timer: 0, showing: false };
+const state = { game: null, seen: 0, queue: [], timer: 0, raf: 0, showing: false };
 
 function box() { return document.getElementById("announce"); }
 
@@ -40,42 +40,39 @@ function sentence(view, ev) {
 }
 
 // Where the eye is, and never over what says what is happening now: the now-line (the
-// banner) and the badge of the seat whose claim is in question stay in view. The first
-// place that covers neither: just above a decision pinned to the bottom (phones), over the
-// centre of the table, just under or over the now-line, under the top bar; else the one
-// that covers least.
-function place(el) {
+// banner) and the tile of the seat whose claim is in question stay in view. Preferred: just
+// above a decision pinned to the bottom (phones), else over the centre of the table; the
+// nearest free band of the window when that covers either (over the top bar if no other;
+// in smaller type if it fits nowhere at full size).
+function place(el, tight = false) {
   const item = el.firstElementChild;
   if (!item) return;
+  item.classList.toggle("tight", tight); // smaller type, when the full size fits nowhere
   const dock = document.querySelector("#screen .dock.deciding");
   const pinned = dock && getComputedStyle(dock).position === "fixed" ? dock.getBoundingClientRect() : null;
-  const floor = pinned ? pinned.top - 6 : innerHeight - 6;
   const high = item.offsetHeight;
-  const bar = document.querySelector(".topbar")?.getBoundingClientRect().bottom || 56;
-  const now = document.querySelector("#screen .now")?.getBoundingClientRect();
+  const lo = (document.querySelector(".topbar")?.getBoundingClientRect().bottom || 56) + 6;
+  const hi = (pinned ? pinned.top : innerHeight) - 6; // the band's bottom edge
   const centre = document.querySelector("#screen .centre")?.getBoundingClientRect();
-  const guard = [now, ...claimantTiles()].filter((r) => r && r.bottom > 0 && r.top < innerHeight && r.width);
-  const tops = [];
-  if (pinned) tops.push(floor - high - 4);
-  if (centre) tops.push(centre.top + 6);
-  if (now) tops.push(now.bottom + 6, now.top - high - 6);
-  tops.push(bar + 8, floor - high - 4);
+  const want = pinned ? hi - high
+    : centre && centre.bottom > 80 && centre.top < innerHeight - 60 ? Math.max(lo, centre.top + 6) : lo + 20;
   const box = item.getBoundingClientRect();
-  let best = null;
-  for (const top of tops) {
-    if (top < bar + 4 || top + high > floor) continue;
-    const covered = guard.reduce((sum, r) => sum + overlap(r, { top, bottom: top + high, left: box.left, right: box.right }), 0);
-    if (!best || covered < best.covered) best = { top, covered };
-    if (!covered) break;
-  }
+  const taken = [document.querySelector("#screen .now")?.getBoundingClientRect(), ...claimantTiles()]
+    .filter((r) => r && r.width && r.bottom > lo && r.top < hi && r.right > box.left && r.left < box.right)
+    .map((r) => [r.top - 6, r.bottom + 6]).sort((x, y) => x[0] - y[0]);
+  let top = null;
+  let y = lo;
+  const consider = (from, to) => { // a free band [from, to]: the place in it nearest the wish
+    if (to - from < high) return;
+    const at = Math.min(Math.max(want, from), to - high);
+    if (top === null || Math.abs(at - want) < Math.abs(top - want)) top = at;
+  };
+  for (const [from, to] of taken) { consider(y, from); y = Math.max(y, to); }
+  consider(y, hi);
+  if (top === null && taken.length && taken[0][0] - 4 >= high) top = Math.min(want, taken[0][0] - high); // over the top bar
+  if (top === null && !tight) { place(el, true); return; }
   el.style.bottom = "auto";
-  el.style.top = `${Math.round(best ? best.top : bar + 8)}px`;
-}
-
-function overlap(a, b) {
-  const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
-  const hgt = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-  return w > 0 && hgt > 0 ? w * hgt : 0;
+  el.style.top = `${Math.round(top ?? Math.max(lo, Math.min(want, hi - high)))}px`;
 }
 
 // The tiles of the seats whose claim or block is in question now.
@@ -84,6 +81,15 @@ function claimantTiles() {
   if (!pend) return [];
   const seats = [pend.actor, pend.block?.seat].filter((s) => s !== null && s !== undefined);
   return seats.map((s) => document.querySelector(`#screen .seat[data-seat="${s}"]`)?.getBoundingClientRect());
+}
+
+// While one shows, it follows the page: the table may change under it between views
+// (a countdown's line, a seat's badges), and it must keep clear of the now-line.
+function follow() {
+  const el = box();
+  if (!state.showing || !el) { state.raf = 0; return; }
+  place(el);
+  state.raf = requestAnimationFrame(follow);
 }
 
 function next() {
@@ -102,6 +108,7 @@ function next() {
   void el.offsetWidth; // restart the animation
   el.classList.add("show");
   state.timer = setTimeout(next, ms);
+  if (!state.raf) state.raf = requestAnimationFrame(follow);
 }
 
 // Called with every view the page renders. `fresh`: the first view of a connection.
@@ -140,13 +147,13 @@ export function announcing() { return state.showing || state.queue.length > 0; }
 
 // Stop showing announcements now (what happened stays counted: nothing is replayed).
 export function hushAnnouncements() {
-  clearTimeout(state.timer);
+  clearTimeout(state.timer); cancelAnimationFrame(state.raf); state.raf = 0;
   state.queue = []; state.showing = false;
   box()?.classList.remove("show");
 }
 
 export function resetAnnouncements() {
-  clearTimeout(state.timer);
+  clearTimeout(state.timer); cancelAnimationFrame(state.raf); state.raf = 0;
   state.queue = []; state.showing = false; state.game = null; state.seen = 0;
   box()?.classList.remove("show");
 }

@@ -406,6 +406,7 @@ function setupChrome() {
   showSound();
   installKeys(screen, () => guardLeft() > 0 || app.busy || !app.online);
   window.addEventListener("resize", fitDock);
+  window.addEventListener("scroll", placeAnnouncement, { passive: true }); // the tiles moved under it
   window.addEventListener("offline", () => { if (!app.msg) showOffline(); });
   setInterval(() => { if (app.msg?.table?.deadline && screen.dataset.screen === "table") tickCountdown(screen, tableCtx()); }, 250);
 }
