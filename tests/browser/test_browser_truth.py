@@ -277,6 +277,7 @@ def test_a_refused_chat_line_stays_with_its_reason(browser: Any, server: str) ->
     kept = page.locator(".chat-form input[name=chat]").input_value()
     assert kept.startswith("line ") and int(kept.split()[1]) >= 5, kept
     assert page.locator("#toast.show").count() == 0
+    assert "null" not in page.locator(".chat-list").inner_text()  # the lines as they were said
     page.context.close()
 
 

@@ -205,7 +205,7 @@ export function chatPanel(ctx) {
   for (const m of ctx.msg.chat || []) {
     const li = h("li", { class: `chat-msg${m.seat === ctx.me && !m.watching ? " mine" : ""}${m.watching ? " watching" : ""}` });
     li.append(h("b", { class: `who seat-colour-${(m.seat ?? 0) % 10}`, text: m.name || "?" }),
-      m.watching ? h("span", { class: "tag tag-watch", text: t("chat.watching") }) : null, document.createTextNode(" "));
+      ...(m.watching ? [h("span", { class: "tag tag-watch", text: t("chat.watching") })] : []), document.createTextNode(" "));
     li.append(h("span", { class: "chat-text", dir: "auto", text: m.text }));
     list.append(li);
   }
