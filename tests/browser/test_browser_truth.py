@@ -16,7 +16,17 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from browser_checks import I18N, answer, axe, decision, finish_game, play_now, settle
+from browser_checks import (
+    I18N,
+    answer,
+    axe,
+    character_names,
+    decision,
+    finish_game,
+    names_cut_short,
+    play_now,
+    settle,
+)
 from browser_driver import Shots, create_table, state, wait_for
 
 pytestmark = pytest.mark.browser
@@ -438,4 +448,6 @@ def test_the_review_screens_are_readable_and_accessible(
         })"""
     )
     assert names and all(n["shown"] and n["whole"] and n["size"] >= 12 for n in names), names
+    every = [n for lang in LANGS for n in character_names(I18N / f"{lang}.json")]
+    assert names_cut_short(page, ".replay-cards .card.face .card-band", every) == []
     page.context.close()
