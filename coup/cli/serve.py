@@ -17,6 +17,13 @@ def _delay(text: str) -> tuple[float, float]:
     return parts[0], parts[1]
 
 
+def _grace(text: str) -> tuple[float, float]:
+    parts = [float(p) for p in text.split(",")]
+    if len(parts) != 2 or min(parts) <= 0:
+        raise argparse.ArgumentTypeError("use HIDDEN,SHOWN seconds (e.g. 60,30)")
+    return parts[0], parts[1]
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="coup serve", description="Run the online Coup table.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
@@ -36,6 +43,13 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--away", type=float, default=30.0, help="seconds a disconnected player is waited for"
+    )
+    p.add_argument(
+        "--grace",
+        type=_grace,
+        default=(60.0, 30.0),
+        help="a connected player who does not answer (no timer): seconds of grace, then "
+        "seconds of a clock the others see; then the host may hand the seat to a bot (60,30)",
     )
     p.add_argument(
         "--http-rate",
@@ -114,6 +128,7 @@ def main(argv: list[str]) -> int:
             args.bus,
             bot_delay=args.bot_delay,
             away_seconds=args.away,
+            grace=args.grace,
             http_rate=args.http_rate,
             address_limits=not args.no_address_limits,
             public_url=args.public_url,

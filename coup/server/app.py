@@ -83,6 +83,7 @@ def create_app(
     *,
     bot_delay: tuple[float, float] = (0.6, 1.5),
     away_seconds: float = 30.0,
+    grace: tuple[float, float] = (60.0, 30.0),
     http_rate: float = 2.0,
     address_limits: bool = True,
     public_url: str | None = None,
@@ -124,6 +125,7 @@ def create_app(
             hub,
             bot_delay=bot_delay,
             away_seconds=away_seconds,
+            grace=grace,
             spectator_cap=spectators,
             coach_woken=coaches["coach"].wake,
             workers=the_workers,
@@ -224,8 +226,10 @@ def create_app(
     async def create_table(request: Request) -> Response:
         try:
             data = await body(request)
-            _fields(data, name=str, settings=(dict, type(None)))
-            table, seat, token = await service().create(data.get("name"), data.get("settings"))
+            _fields(data, name=str, settings=(dict, type(None)), device=(str, type(None)))
+            table, seat, token = await service().create(
+                data.get("name"), data.get("settings"), data.get("device")
+            )
         except ProtocolError as exc:
             return _error(exc)
         return JSONResponse(_seat_reply(table, seat, token), 201)
@@ -240,9 +244,11 @@ def create_app(
     async def join_table(request: Request) -> Response:
         try:
             data = await body(request)
-            _fields(data, name=str, seat=(int, type(None)))
+            _fields(data, name=str, seat=(int, type(None)), device=(str, type(None)))
             table = await find(request.path_params["table"])
-            seat, token = await service().join(table, data.get("name"), data.get("seat"))
+            seat, token = await service().join(
+                table, data.get("name"), data.get("seat"), data.get("device")
+            )
         except ProtocolError as exc:
             return _error(exc)
         return JSONResponse(_seat_reply(table, seat, token), 201)

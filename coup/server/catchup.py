@@ -20,8 +20,9 @@ import coup
 from coup.server import bus_message, game_run, timers, views
 from coup.server.hub import Hub
 from coup.server.protocol import now_ms
+from coup.server.sitters import Former, Seat
 from coup.server.spectators import Spectators
-from coup.server.table import GameRun, Seat, Table, chat_line
+from coup.server.table import GameRun, Table, chat_line
 from coup.server.this_process import ThisProcess
 from coup.server.timers import Timing
 from coup.store import SqlStore, TableData
@@ -33,10 +34,22 @@ log = logging.getLogger("coup.server")
 def seats_of(rows: list[dict[str, Any]], cap: int) -> list[Seat | None]:
     seats: list[Seat | None] = [None] * cap
     for s in rows:
-        seats[s["seat"]] = Seat(
-            s["member"], s["name"], s["kind"], s["level"], s["token_hash"], bool(s["host"])
-        )
+        if s["seat"] >= 0:  # (former players are stored at -1, -2, ...)
+            seats[s["seat"]] = Seat(
+                s["member"], s["name"], s["kind"], s["level"], s["token_hash"],
+                bool(s["host"]), device=s.get("device"),
+            )  # fmt: skip
     return seats
+
+
+def former_of(rows: list[dict[str, Any]]) -> list[Former]:
+    """The former players among the stored seat rows (seat -1 the oldest)."""
+    kept = sorted((r for r in rows if r["seat"] < 0), key=lambda r: -int(r["seat"]))
+    return [
+        Former(r["member"], r["name"], r.get("gone") or "removed", r["token_hash"],
+               r.get("device"), bool(r.get("blocked")))
+        for r in kept
+    ]  # fmt: skip
 
 
 class CatchUp:
@@ -73,6 +86,7 @@ class CatchUp:
             r["id"], data.settings, seats, r["status"], int(r["version"]), int(r["games"])
         )
         table.last_winner = r["last_winner"]
+        table.former = former_of(data.seats)
         for c in data.chat:
             table.chat.append(chat_line(c))
         if data.game is not None:
@@ -141,6 +155,7 @@ class CatchUp:
             return
         fresh = self.build(data)
         table.settings, table.seats, table.status = fresh.settings, fresh.seats, fresh.status
+        table.former = fresh.former
         table.version, table.games = fresh.version, fresh.games
         table.last_winner, table.run, table.chat, table.bots = (
             fresh.last_winner,
@@ -156,6 +171,7 @@ class CatchUp:
             table.run.handoffs = game_run.handoffs_of(changes.handoffs)
         table.settings = json.loads(changes.settings)
         table.seats = seats_of(changes.seats, int(table.settings["seats"]))
+        table.former = former_of(changes.seats)
         table.status, table.version = str(row["status"]), int(row["version"])
         table.last_winner = row["last_winner"]
         table.deadlines = timers.deadlines_of(table, changes.deadlines)

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from coup.server.protocol import ProtocolError, now_ms
 from coup.server.table import GameRun, Table
 from coup.server.this_process import ThisProcess
-from coup.server.timers import default_move
+from coup.server.timers import GRACE, STALL, default_move
 from coup.store import SqlStore
 from coup.store import processes as db
 
@@ -48,6 +48,10 @@ class Mover(Protocol):
         timeout: bool = False,
         expect: GameRun | None = None,
     ) -> None: ...
+
+    async def replan(self, table: Table, expect: GameRun) -> None:
+        """A deadline that plays no move passed (a grace, its clock): plan the clocks
+        again and show it."""
 
 
 class Bots(Protocol):
@@ -102,7 +106,9 @@ class _Clock(ABC):
         deadline = table.deadlines[seat]
         state = run.state  # never changed in place: every move swaps in a new state
         try:
-            if deadline.kind == "bot":
+            if deadline.kind in (GRACE, STALL):
+                await mover.replan(table, run)
+            elif deadline.kind == "bot":
                 move = await self.bots.move(table, run, seat)
                 await mover.play(table, seat, move, None, expect=run)
             else:

@@ -53,6 +53,13 @@ class Dealer:
         taken = draft.close_up()
         version = table.version + 1
         draft.run = game_run.new_run(draft, taken, version)
+        # A stand-in carries into the new game (until its player takes the seat back):
+        # the new game's handoffs say so from its first move.
+        draft.run.handoffs = [
+            {"index": 0, "seat": i, "reason": "host"}
+            for i, sitter in enumerate(taken)
+            if sitter.standin == "host"
+        ]
         draft.status = "playing"
         draft.games = table.games + 1
         draft.deadlines = {}
@@ -75,6 +82,7 @@ class Dealer:
             members=run.members,
             events=[],
             deadlines=timers.rows(draft),
+            handoffs=game_run.handoff_rows(run, 0),
         )
         table.seats, table.run, table.status = draft.seats, draft.run, "playing"
         table.games, table.deadlines, table.version = draft.games, draft.deadlines, version
@@ -174,3 +182,17 @@ class Dealer:
         table.version, table.last_winner = version, last_winner
         if coach and self.coach_woken is not None:
             self.coach_woken()
+
+    async def replan(self, table: Table, expect: GameRun) -> None:
+        """A grace or its clock passed (`timers.py`): the clocks planned again, stored
+        with the table's next version and shown (the seat's clock, or its stall)."""
+        await self.commit(table, lambda: self._replan(table, expect))
+
+    async def _replan(self, table: Table, expect: GameRun) -> None:
+        if table.run is not expect or not table.playing:
+            return  # the position moved on (and planned its clocks)
+        draft = copy.copy(table)
+        draft.deadlines = self.timing.plan(table, fresh=False)
+        version = table.version + 1
+        await self.store.save_deadlines(table.id, version=version, deadlines=timers.rows(draft))
+        table.deadlines, table.version = draft.deadlines, version

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 import coup
 from coup.server.messages import HandoffEntry
 from coup.server.protocol import ProtocolError
-from coup.server.table import GameRun, Seat, Table
+from coup.server.sitters import Seat
+from coup.server.table import GameRun, Table
 
 if TYPE_CHECKING:
     from coup.store import SqlStore

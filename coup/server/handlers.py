@@ -16,7 +16,9 @@ from typing import Any, Literal, Protocol
 from coup.server.hub import Connection
 from coup.server.messages import (
     AddBotMessage,
+    BlockMessage,
     ChatMessage,
+    FillBotsMessage,
     HandToBotMessage,
     MoveMessage,
     MoveSeatMessage,
@@ -46,7 +48,9 @@ class Door(Protocol):
     async def add_bot(
         self, table: Table, seat: int, level: str | None, personality: str | None
     ) -> None: ...
-    async def remove(self, table: Table, seat: int) -> None: ...
+    async def remove(self, table: Table, seat: int, block: bool = False) -> None: ...
+    async def fill_bots(self, table: Table, level: str | None, personality: str | None) -> None: ...
+    async def block(self, table: Table, index: int, blocked: bool) -> None: ...
     async def move_seat(self, table: Table, source: int, target: int) -> None: ...
     async def change_settings(self, table: Table, patch: Any) -> None: ...
     async def hand_to_bot(self, table: Table, seat: int) -> None: ...
@@ -111,7 +115,15 @@ async def _add_bot(s: Sender, f: AddBotMessage) -> None:
 
 
 async def _remove(s: Sender, f: RemoveMessage) -> None:
-    await s.door.remove(s.table, f["seat"])
+    await s.door.remove(s.table, f["seat"], f.get("block", False))
+
+
+async def _fill_bots(s: Sender, f: FillBotsMessage) -> None:
+    await s.door.fill_bots(s.table, f.get("level"), f.get("personality"))
+
+
+async def _block(s: Sender, f: BlockMessage) -> None:
+    await s.door.block(s.table, f["index"], f["blocked"])
 
 
 async def _move_seat(s: Sender, f: MoveSeatMessage) -> None:
@@ -146,6 +158,8 @@ HANDLERS: dict[str, tuple[Who, Handler]] = {
     "start": ("host", _start),
     "rematch": ("host", _rematch),
     "hand_to_bot": ("host", _hand_to_bot),
+    "fill_bots": ("host", _fill_bots),
+    "block": ("host", _block),
 }
 
 

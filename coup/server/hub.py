@@ -30,6 +30,8 @@ class Connection:
         self.address = address  # the client's address key (`addresses.client_key`)
         self.table_id = table_id
         self.member = member
+        self.name: str | None = None  # a spectator's name (its hello's), shown as watching
+        self.counted = False  # counted as a seat's connection (`presence.py`)
         self._queue: deque[str] = deque()
         self._view: str | None = None
         self._wake = asyncio.Event()

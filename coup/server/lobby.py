@@ -31,11 +31,13 @@ class Lobby:
         self.commit = commit
         self.timing = timing
 
-    async def create(self, name: str, settings: Any) -> tuple[Table, int, str]:
+    async def create(
+        self, name: str, settings: Any, device: str | None = None
+    ) -> tuple[Table, int, str]:
         """A new table with its host (`name`) in seat 0: (table, seat, token)."""
         merged = merge(DEFAULTS, settings if settings is not None else {})
         table = Table(new_table_id(), merged, [None] * int(merged["seats"]))
-        seat, token = table.sit(name, 0, host=True)
+        seat, token = table.sit(name, 0, host=True, device=device)
         row = {
             "id": table.id,
             "created_at": now_ms(),
@@ -55,6 +57,7 @@ class Lobby:
         draft = copy.copy(table)
         draft.seats = list(table.seats)
         draft.settings = dict(table.settings)
+        draft.former = list(table.former)
         result = op(draft)
         version = table.version + 1
         await self.store.save_lobby(
@@ -65,6 +68,7 @@ class Lobby:
             seats=draft.seat_rows(),
         )
         table.seats, table.settings, table.version = draft.seats, draft.settings, version
+        table.former = draft.former
         return result
 
     async def in_game(self, table: Table, op: Callable[[Table], None]) -> None:
@@ -75,6 +79,7 @@ class Lobby:
     async def _in_game(self, table: Table, op: Callable[[Table], None]) -> None:
         draft = copy.copy(table)
         draft.seats = list(table.seats)
+        draft.former = list(table.former)
         if table.run is not None:
             draft.run = replace(table.run)  # op() notes the handoff on this copy
         op(draft)
@@ -89,4 +94,4 @@ class Lobby:
             handoffs=[] if draft.run is None else game_run.handoff_rows(draft.run, before),
         )
         table.seats, table.run, table.deadlines = draft.seats, draft.run, draft.deadlines
-        table.version = version
+        table.version, table.former = version, draft.former

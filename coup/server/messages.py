@@ -19,6 +19,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 class HelloMessage(TypedDict):
     token: NotRequired[str | None]  # a seat's token; absent or null: a spectator
+    name: NotRequired[str | None]  # a spectator's name, shown to the table as watching
 
 
 class MoveMessage(TypedDict):
@@ -51,6 +52,17 @@ class AddBotMessage(TypedDict):
 
 class RemoveMessage(TypedDict):
     seat: int
+    block: NotRequired[bool]  # and block them from sitting again
+
+
+class BlockMessage(TypedDict):
+    index: int  # in `table.former`
+    blocked: bool
+
+
+class FillBotsMessage(TypedDict):
+    level: NotRequired[str | None]
+    personality: NotRequired[str | None]
 
 
 MoveSeatMessage = TypedDict("MoveSeatMessage", {"from": int, "to": int})
@@ -86,6 +98,8 @@ CLIENT: dict[str, type] = {
     "start": StartMessage,
     "rematch": RematchMessage,
     "hand_to_bot": HandToBotMessage,
+    "fill_bots": FillBotsMessage,
+    "block": BlockMessage,
 }
 
 # ---- server -> client ---------------------------------------------------------------
@@ -95,6 +109,8 @@ class You(TypedDict):
     seat: int | None
     host: bool
     name: str | None
+    gone: str | None  # a former player: "removed" | "left"
+    blocked: bool  # a former player the host blocked from sitting again
 
 
 class SeatInfo(TypedDict):
@@ -107,12 +123,13 @@ class SeatInfo(TypedDict):
     connected: bool
     idle: bool
     standin: str | None  # None | "host" | "left"
+    stalled: bool  # here, but let the grace and its clock pass (the host may hand it over)
 
 
 class DeadlineInfo(TypedDict):
     at: int
     seconds: int
-    kind: str  # "turn" | "reaction" | "away"
+    kind: str  # "turn" | "reaction" | "away" | "stall"
     seats: list[int]
 
 
@@ -127,12 +144,20 @@ class HandoffEntry(TypedDict):
     reason: str  # "host" | "left" | "back"
 
 
+class FormerInfo(TypedDict):
+    name: str
+    gone: str  # "removed" | "left"
+    blocked: bool
+
+
 class TableInfo(TypedDict):
     id: str
     status: str  # "lobby" | "playing" | "over"
     settings: dict[str, Any]
     seats: list[SeatInfo | None]
     spectators: int
+    watching: list[str]  # names of spectators who gave one (this server process's)
+    former: list[FormerInfo]
     game: int
     first: int | None
     commitment: str | None

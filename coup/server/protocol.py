@@ -102,10 +102,13 @@ def now_ms() -> int:
 _INT = "int"
 _STR = "str"
 _DICT = "dict"
+_BOOL = "bool"
 _OPT_STR = "str?"  # a string or null
 
 
 def _kind(field: str, hint: Any) -> str:
+    if hint is bool:
+        return _BOOL
     if hint is int:
         return _INT
     if hint is str:
@@ -178,6 +181,7 @@ def parse_message(frame: str | bytes) -> Message:
                 or (want == _STR and isinstance(value, str))
                 or (want == _OPT_STR and (value is None or isinstance(value, str)))
                 or (want == _DICT and isinstance(value, dict))
+                or (want == _BOOL and isinstance(value, bool))
             )
             if not ok:
                 raise ProtocolError("bad_message", f"field {key!r} of {kind!r} has the wrong type")
@@ -230,6 +234,18 @@ def clean_name(value: Any) -> str:
     ):
         raise ProtocolError("bad_name", "a name may not contain invisible characters")
     return name
+
+
+DEVICE_MAX = 64
+
+
+def clean_device(value: Any) -> str | None:
+    """A browser's own id (create, join): up to 64 ASCII letters, digits, `-` and `_`;
+    anything else is not taken (None), never refused."""
+    if not isinstance(value, str) or not 0 < len(value) <= DEVICE_MAX:
+        return None
+    ok = value.isascii() and all(ch.isalnum() or ch in "-_" for ch in value)
+    return value if ok else None
 
 
 def clean_chat(value: str) -> str:

@@ -38,7 +38,7 @@ from coup.server.dealer import Dealer
 from coup.server.hub import Connection, Hub
 from coup.server.lobby import Lobby
 from coup.server.presence import Presence
-from coup.server.protocol import ProtocolError, clean_name, dumps, now_ms
+from coup.server.protocol import ProtocolError, clean_device, clean_name, dumps, now_ms
 from coup.server.spectators import CAP as SPECTATOR_CAP
 from coup.server.spectators import Spectators
 from coup.server.table import Table
@@ -46,7 +46,7 @@ from coup.server.table_expiry import TableExpiry
 from coup.server.tables import Tables
 from coup.server.this_process import ThisProcess
 from coup.server.timers import Timing
-from coup.server.views import view_message
+from coup.server.views import view_message, watching_names
 from coup.store import SqlStore
 from coup.store import processes as db
 from coup.store.analyses import scoreboard
@@ -61,6 +61,7 @@ class TableService:
         *,
         bot_delay: tuple[float, float] = (0.6, 1.5),
         away_seconds: float = 30.0,
+        grace: tuple[float, float] = (60.0, 30.0),
         spectator_cap: int = SPECTATOR_CAP,
         coach_woken: Callable[[], None] | None = None,
         workers: Thinking | None = None,
@@ -70,7 +71,7 @@ class TableService:
         self.hub = hub
         store.check_versions = True
         self.here = ThisProcess()
-        timing = Timing(away_seconds, bot_delay)
+        timing = Timing(away_seconds, bot_delay, grace)
         held: dict[str, Table] = {}
         self.spectators = Spectators(hub, bus, store, self.here, spectator_cap)
         self.catchup = CatchUp(store, self.here, timing, held, hub, self.spectators)
@@ -79,7 +80,9 @@ class TableService:
             store, self.here, self.bots
         )
         self.tables = Tables(held, store, self.catchup, hub, loaded=self.clock.arm)
-        commit = Commit(self.catchup, self.clock, hub, self.spectators, bus, self.here)
+        self.commit = commit = Commit(
+            self.catchup, self.clock, hub, self.spectators, bus, self.here
+        )
         self.dealer = Dealer(store, commit, self.catchup, timing, coach_woken)
         self.lobby = Lobby(store, commit, timing)
         self.talk = Chat(store, commit)
@@ -125,18 +128,22 @@ class TableService:
         """The table (`tables.py`), None if there is no such table."""
         return await self.tables.get(table_id)
 
-    async def create(self, name: Any, settings: Any) -> tuple[Table, int, str]:
+    async def create(self, name: Any, settings: Any, device: Any = None) -> tuple[Table, int, str]:
         """A new table with its host in seat 0: (table, seat, token)."""
-        table, seat, token = await self.lobby.create(clean_name(name), settings)
+        table, seat, token = await self.lobby.create(
+            clean_name(name), settings, clean_device(device)
+        )
         self.tables.add(table)
         return table, seat, token
 
-    async def join(self, table: Table, name: Any, seat: Any) -> tuple[int, str]:
-        """A person takes a seat (`seat` None: the lowest free): (seat, token)."""
+    async def join(self, table: Table, name: Any, seat: Any, device: Any = None) -> tuple[int, str]:
+        """A person takes a seat (`seat` None: the lowest free): (seat, token). `device`:
+        the browser's own id, by which the host may block a removed player."""
         name = clean_name(name)
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
             raise ProtocolError("bad_seat", "seat must be an integer")
-        return await self.lobby.change(table, lambda t: t.sit(name, seat))
+        known = clean_device(device)
+        return await self.lobby.change(table, lambda t: t.sit(name, seat, device=known))
 
     def spectators_of(self, table: Table) -> int:
         return self.spectators.of(table)
@@ -154,7 +161,7 @@ class TableService:
         """A connection after its hello; a spectator over the cap is refused with
         `spectators_full` and not kept."""
         self.hub.add(conn)
-        if conn.member is None:
+        if conn.member not in table.holders():  # a spectator (or a former player)
             try:
                 await self.spectators.changed(table, joining=True)
             except ProtocolError:
@@ -169,9 +176,15 @@ class TableService:
             await self.catchup.refresh(table)
         conn.start()
         spectators = self.spectators.of(table)
-        conn.send_view(dumps(view_message(table, conn.member, spectators=spectators)))
-        if conn.member is not None:
+        watching = watching_names(table, self.hub.of(table.id))
+        conn.send_view(
+            dumps(view_message(table, conn.member, spectators=spectators, watching=watching))
+        )
+        if conn.member is not None and conn.member in table.holders():
+            conn.counted = True  # a seat's connection (not a former player's)
             await self.presence.change(table, conn.member, +1)
+        elif not table.playing:  # the lobby (and the end screen) show who is watching
+            self.commit.show(table)
 
     async def disconnect(self, table: Table, conn: Connection) -> None:
         """The connection closed (or was never greeted: `connect` failed)."""
@@ -179,10 +192,12 @@ class TableService:
         await self.bus.unwatch(table.id)
         await conn.stop()
         with contextlib.suppress(Exception):
-            if conn.member is not None:
+            if conn.member is not None and conn.counted:
                 await self.presence.change(table, conn.member, -1)
             if conn.member not in table.holders():  # a spectator (or a player who left)
                 await self.spectators.changed(table)
+                if not table.playing and not self.here.closing:
+                    self.commit.show(table)
 
     # ---- the messages (the websocket: `handlers.py` checked who may send them) ---------
     async def play(self, table: Table, member: str, move: str, version: int) -> None:
@@ -225,8 +240,16 @@ class TableService:
     ) -> None:
         await self.lobby.change(table, lambda t: t.add_bot(seat, level, personality))
 
-    async def remove(self, table: Table, seat: int) -> None:
-        await self.lobby.change(table, lambda t: t.remove(seat))
+    async def remove(self, table: Table, seat: int, block: bool = False) -> None:
+        await self.lobby.change(table, lambda t: t.remove(seat, block))
+
+    async def fill_bots(self, table: Table, level: str | None, personality: str | None) -> None:
+        """A bot in every empty seat."""
+        await self.lobby.change(table, lambda t: t.fill_bots(level, personality))
+
+    async def block(self, table: Table, index: int, blocked: bool) -> None:
+        """Block a former player from sitting again (or unblock them)."""
+        await self.lobby.change(table, lambda t: t.block(index, blocked))
 
     async def move_seat(self, table: Table, source: int, target: int) -> None:
         await self.lobby.change(table, lambda t: t.move_seat(source, target))

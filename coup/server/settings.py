@@ -22,7 +22,10 @@ DEFAULTS: dict[str, Any] = {
     "reaction_timer": 15,
     "bot_level": "easy",
     "spectator_chat": False,
+    "locked": False,
 }
+# The settings the host may change while a game runs (alone or together).
+ANY_TIME = frozenset({"spectator_chat", "locked"})
 
 
 def levels() -> tuple[str, ...]:
@@ -69,7 +72,7 @@ def merge(current: dict[str, Any], patch: Any) -> dict[str, Any]:
         elif key == "characters":
             if value not in CHARACTERS:
                 raise _bad(f"characters must be one of {', '.join(CHARACTERS)}")
-        elif key in ("draft", "reformation", "spectator_chat"):
+        elif key in ("draft", "reformation", "spectator_chat", "locked"):
             if not isinstance(value, bool):
                 raise _bad(f"{key} must be true or false")
         elif key == "turn_timer":

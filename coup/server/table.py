@@ -8,7 +8,6 @@ raise `ProtocolError` (changing nothing) when the request is not allowed. The se
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import secrets
 from collections import deque
 from dataclasses import dataclass, field, replace
@@ -21,6 +20,7 @@ from coup.server.messages import ChatLine, HandoffEntry, TimeoutEntry
 from coup.server.names import alike, check_free
 from coup.server.protocol import CHAT_KEEP, ProtocolError, RateLimit
 from coup.server.remote_spectators import RemoteSpectators
+from coup.server.sitters import FORMER_KEEP, Former, Seat, new_token, token_hash
 
 WATCHING = -1  # the stored seat of a spectator's chat line
 
@@ -39,52 +39,6 @@ def chat_line(row: Any) -> ChatLine:
 
 def new_table_id() -> str:
     return secrets.token_urlsafe(16)  # 128 bits, 22 characters
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)  # 256 bits, 43 characters
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass
-class Seat:
-    member: str  # stable id of whoever sits here (survives seat moves)
-    name: str
-    kind: str  # "human" | "bot"
-    level: str | None = None  # a bot's level; stored as "level:personality" when chosen
-    token_hash: str | None = None
-    host: bool = False
-    personality: str | None = None  # a bot's personality; None: a random one each game
-
-    def __post_init__(self) -> None:
-        if self.level and ":" in self.level:
-            self.level, _, self.personality = self.level.partition(":")
-
-    @property
-    def standin(self) -> str | None:
-        """A bot plays this person's seat (with `level`): "host" when the host handed it
-        over (the player may take it back) or "left" when the player left the game (no
-        token any more; the seat is free at the next start)."""
-        if self.kind != "human" or self.level is None:
-            return None
-        return "host" if self.token_hash is not None else "left"
-
-    def row(self, seat: int) -> dict[str, Any]:
-        level = self.level
-        if level and self.personality:
-            level = f"{level}:{self.personality}"
-        return {
-            "seat": seat,
-            "member": self.member,
-            "name": self.name,
-            "kind": self.kind,
-            "level": level,
-            "token_hash": self.token_hash,
-            "host": self.host,
-        }
 
 
 @dataclass
@@ -191,10 +145,18 @@ class Table:
         default_factory=HistoryTexts
     )  # each viewer's history, encoded
     told: Mark | None = None  # where it stood when this process last told or heard the others
+    former: list[Former] = field(default_factory=list)  # removed or left, oldest first
 
     # ---- lookups ------------------------------------------------------------------
     def seat_rows(self) -> list[dict[str, Any]]:
-        return [s.row(i) for i, s in enumerate(self.seats) if s is not None]
+        taken = [s.row(i) for i, s in enumerate(self.seats) if s is not None]
+        return taken + [f.row(k) for k, f in enumerate(self.former)]
+
+    def former_of(self, member: str | None) -> Former | None:
+        """The former player `member` (removed, or left), if they are one and hold no seat."""
+        if member is None or self.seat_held(member) is not None:
+            return None
+        return next((f for f in self.former if f.member == member), None)
 
     def seat_of(self, member: str | None) -> int | None:
         for i, s in enumerate(self.seats):
@@ -215,8 +177,9 @@ class Table:
         return {s.member for s in self.seats if s is not None and s.standin != "left"}
 
     def member_by_token(self, token: str) -> str | None:
+        """Whose token this is: a seat's, or a former player's (who then watches)."""
         digest = token_hash(token)
-        for s in self.seats:
+        for s in [*self.seats, *self.former]:
             if (
                 s is not None
                 and s.token_hash is not None
@@ -234,7 +197,17 @@ class Table:
         return s is not None and s.host
 
     def is_connected(self, seat: Seat) -> bool:
-        return seat.kind == "bot" or self.connected.get(seat.member, 0) > 0
+        """A bot, or a person with a connection open; never a player who left (their
+        connection, if they still watch, is a spectator's)."""
+        if seat.kind == "bot":
+            return True
+        return seat.standin != "left" and self.connected.get(seat.member, 0) > 0
+
+    def is_stalled(self, seat: int) -> bool:
+        """The seat's player is connected but let the grace and its clock pass without
+        answering (`timers.py`): the host may hand the seat to a bot."""
+        d = self.deadlines.get(seat)
+        return self.playing and d is not None and d.kind == "stalled"
 
     def is_idle(self, seat: Seat) -> bool:
         """A person the clock had to play for in the running game (a deadline passed and
@@ -272,9 +245,16 @@ class Table:
             raise ProtocolError("seat_empty", f"seat {seat} is empty", 409)
         return s
 
-    def sit(self, name: str, seat: int | None, *, host: bool = False) -> tuple[int, str]:
-        """Seat a person; returns (seat, token)."""
+    def sit(
+        self, name: str, seat: int | None, *, host: bool = False, device: str | None = None
+    ) -> tuple[int, str]:
+        """Seat a person; returns (seat, token). A person the host blocked (known by
+        `device`) is refused, and so is everyone while the host locked the table."""
         self._not_playing()
+        if device is not None and any(f.blocked and f.device == device for f in self.former):
+            raise ProtocolError("blocked", "the host blocked you from this table", 403)
+        if self.settings.get("locked") and not host:
+            raise ProtocolError("table_locked", "the host locked this table", 403)
         if seat is None:
             free = [i for i, s in enumerate(self.seats) if s is None]
             if not free:
@@ -283,7 +263,11 @@ class Table:
         self._empty(seat)
         check_free(name, (s.name for s in self.seats if s is not None))
         token = new_token()
-        self.seats[seat] = Seat(secrets.token_hex(8), name, "human", None, token_hash(token), host)
+        self.seats[seat] = Seat(
+            secrets.token_hex(8), name, "human", None, token_hash(token), host, device=device
+        )
+        if device is not None:  # back at the table: no longer a former player
+            self.former = [f for f in self.former if f.device != device]
         return seat, token
 
     def add_bot(self, seat: int, level: str | None, personality: str | None = None) -> None:
@@ -304,13 +288,40 @@ class Table:
             secrets.token_hex(8), f"Bot {k}", "bot", level, personality=personality
         )
 
-    def remove(self, seat: int) -> Seat:
+    def fill_bots(self, level: str | None, personality: str | None) -> None:
+        """A bot in every empty seat (`level` and `personality` as for `add_bot`)."""
+        self._not_playing()
+        empty = [i for i, s in enumerate(self.seats) if s is None]
+        if not empty:
+            raise ProtocolError("table_full", "every seat is taken", 409)
+        for i in empty:
+            self.add_bot(i, level, personality)
+
+    def remove(self, seat: int, block: bool = False) -> Seat:
         self._not_playing()
         s = self._taken(seat)
         if s.host:
             raise ProtocolError("host_stays", "the host cannot be removed")
         self.seats[seat] = None
+        if s.kind == "human":
+            self._forget(s, "removed", blocked=block)
         return s
+
+    def block(self, index: int, blocked: bool) -> None:
+        """The host blocks a former player from sitting again (or lets them)."""
+        if not 0 <= index < len(self.former):
+            raise ProtocolError("bad_seat", f"no former player {index}")
+        self.former = list(self.former)
+        self.former[index] = replace(self.former[index], blocked=blocked)
+
+    def _forget(self, s: Seat, gone: str, *, blocked: bool = False) -> None:
+        """Remember a person who no longer sits here (removed, or left)."""
+        former = [f for f in self.former if f.member != s.member]
+        former.append(Former(s.member, s.name, gone, s.token_hash, s.device, blocked))
+        while len(former) > FORMER_KEEP:
+            drop = next((f for f in former if not f.blocked), former[0])
+            former.remove(drop)
+        self.former = former
 
     def leave(self, member: str) -> None:
         """Give up a seat; during a game a bot plays it to the end (the seat is free at
@@ -321,6 +332,8 @@ class Table:
         if self.is_host(member):
             raise ProtocolError("host_stays", "the host cannot leave the table")
         s = self.seats[seat]
+        if s is not None:
+            self._forget(s, "left")
         if self.playing and s is not None:
             level = s.level or str(self.settings["bot_level"])
             self.seats[seat] = replace(s, level=level, token_hash=None)
@@ -339,11 +352,11 @@ class Table:
             raise ProtocolError("host_stays", "the host plays their own seat")
         if s.standin is not None:
             raise ProtocolError("bad_seat", f"a bot already plays seat {seat}")
-        if self.is_connected(s) and not self.is_idle(s):
+        if self.is_connected(s) and not self.is_idle(s) and not self.is_stalled(seat):
             raise ProtocolError(
                 "player_present",
-                f"{s.name} is here and playing; only an absent or idle player's seat can "
-                "go to a bot",
+                f"{s.name} is here and playing; only an absent, idle or stalled player's "
+                "seat can go to a bot",
                 409,
             )
         self.seats[seat] = replace(s, level=str(self.settings["bot_level"]))
@@ -373,8 +386,8 @@ class Table:
         self.seats[source], self.seats[target] = None, s
 
     def change_settings(self, patch: Any) -> None:
-        if not (isinstance(patch, dict) and set(patch) == {"spectator_chat"}):
-            self._not_playing()  # spectator chat may be turned off or on during a game
+        if not (isinstance(patch, dict) and patch and set(patch) <= table_settings.ANY_TIME):
+            self._not_playing()  # spectator chat and the lock may change during a game
         new = table_settings.merge(self.settings, patch)
         cap = int(new["seats"])
         taken = [s for s in self.seats if s is not None]

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Literal
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -21,6 +22,7 @@ from coup.server.protocol import (
     Close,
     ProtocolError,
     RateLimit,
+    clean_name,
     dumps,
     frame_id,
     parse_message,
@@ -40,11 +42,12 @@ def table_socket(service: Callable[[], Door]) -> Callable[[WebSocket], Awaitable
         if table is None:
             await ws.close(Close.NO_TABLE)
             return
-        member = await _hello(ws, table)
-        if member is False:
+        hello = await _hello(ws, table)
+        if hello is False:
             return
-        seat_member = member if isinstance(member, str) else None
-        conn = Connection(ws, table.id, seat_member, client_key(ws.scope))
+        member, name = hello
+        conn = Connection(ws, table.id, member, client_key(ws.scope))
+        conn.name = name
         try:
             await door.admit(table, conn)
         except ProtocolError as exc:  # spectators_full
@@ -60,8 +63,9 @@ def table_socket(service: Callable[[], Door]) -> Callable[[WebSocket], Awaitable
     return websocket
 
 
-async def _hello(ws: WebSocket, table: Table) -> str | None | bool:
-    """The seat's member id, None for a spectator, False if the socket was closed."""
+async def _hello(ws: WebSocket, table: Table) -> tuple[str | None, str | None] | Literal[False]:
+    """The seat's member id (a former player's: they watch), None for a spectator, and
+    the spectator's name if it gave a good one; False if the socket was closed."""
     try:
         frame = await asyncio.wait_for(_receive(ws), HELLO_TIMEOUT)
     except TimeoutError:
@@ -78,15 +82,18 @@ async def _hello(ws: WebSocket, table: Table) -> str | None | bool:
         await _close(ws, Close.PROTOCOL)
         return False
     token = msg.fields.get("token")
+    name = None
+    with contextlib.suppress(ProtocolError):  # a bad name: watching unnamed
+        name = clean_name(msg.fields["name"]) if msg.fields.get("name") else None
     if token is None:
-        return None
+        return None, name
     member = table.member_by_token(token) if len(token) < 200 else None
     if member is None:
         error = ProtocolError("bad_token", "this token holds no seat at this table")
         await ws.send_json(error.payload(msg.id))
         await _close(ws, Close.BAD_TOKEN)
         return False
-    return member
+    return member, name
 
 
 async def _serve(ws: WebSocket, door: Door, table: Table, conn: Connection) -> None:

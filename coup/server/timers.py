@@ -18,6 +18,11 @@ from coup.server.settings import REACTION_PHASES
 from coup.server.table import Deadline, Table
 
 _rng = random.SystemRandom()
+FOREVER = 2**62  # the due time of a deadline that never passes (a stalled seat's)
+# Deadlines that play no move when they pass: the grace of a connected player (hidden),
+# its clock (shown), and the mark of a seat whose player let both pass.
+GRACE, STALL, STALLED = "grace", "stall", "stalled"
+HIDDEN = frozenset({"bot", GRACE, STALLED})  # kinds a view does not show as a clock
 
 
 def default_move(state: Any, seat: int) -> str:
@@ -55,6 +60,7 @@ def plan(
     away_seconds: float,
     bot_delay: tuple[float, float],
     fresh: bool,
+    grace: tuple[float, float] = (60.0, 30.0),
 ) -> dict[int, Deadline]:
     """The deadlines of every seat that must move now.
 
@@ -98,9 +104,33 @@ def plan(
             away = Deadline("away", gone + int(away_seconds * 1000), int(away_seconds), since)
             if best is None or away.due_at < best.due_at:
                 best = away
+        elif best is None:  # here, and no clock: nobody may stall the table forever
+            best = _grace(keep, since, now, grace)
         if best is not None:
             out[seat] = best
     return out
+
+
+def _grace(keep: Deadline | None, since: int, now: int, grace: tuple[float, float]) -> Deadline:
+    """A connected player's decision without a clock: a hidden grace, then a clock the
+    others see; once it passes the seat is stalled (the host may hand it to a bot). A
+    running grace or clock goes on from where it stood (`keep`)."""
+    hidden, shown = int(grace[0] * 1000), int(grace[1] * 1000)
+    if keep is not None and keep.kind == STALLED:
+        return keep
+    if keep is not None and keep.kind == STALL:
+        return keep if keep.due_at > now else Deadline(STALLED, FOREVER, 0, keep.since)
+    if keep is not None and keep.kind == GRACE:
+        if keep.due_at > now:
+            return keep
+        start = keep.due_at
+    else:
+        start = since + hidden
+        if start > now:
+            return Deadline(GRACE, start, int(grace[0]), since)
+    if start + shown > now:
+        return Deadline(STALL, start + shown, int(grace[1]), since)
+    return Deadline(STALLED, FOREVER, 0, since)
 
 
 @dataclass(frozen=True)
@@ -109,6 +139,7 @@ class Timing:
 
     away_seconds: float = 30.0
     bot_delay: tuple[float, float] = (0.6, 1.5)
+    grace: tuple[float, float] = (60.0, 30.0)  # `coup serve --grace`: hidden, then shown
 
     def plan(self, table: Table, *, fresh: bool) -> dict[int, Deadline]:
         """The table's deadlines as of now (`plan()`)."""
@@ -118,6 +149,7 @@ class Timing:
             away_seconds=self.away_seconds,
             bot_delay=self.bot_delay,
             fresh=fresh,
+            grace=self.grace,
         )
 
 
@@ -148,7 +180,7 @@ def deadlines_of(table: Table, rows: list[dict[str, Any]]) -> dict[int, Deadline
         return out
     for d in rows:
         if d["game"] == run.number and d["seq"] == run.seq:
-            since = int(d["due_at"]) - 1000 * int(d["seconds"])
+            since = min(int(d["due_at"]) - 1000 * int(d["seconds"]), now_ms())
             out[int(d["seat"])] = Deadline(
                 str(d["kind"]), int(d["due_at"]), int(d["seconds"]), since
             )

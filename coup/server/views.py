@@ -19,12 +19,14 @@ from coup.server.hub import Connection
 from coup.server.messages import DeadlineInfo, TableInfo, ViewMessage, You
 from coup.server.protocol import dumps, now_ms
 from coup.server.table import Table
+from coup.server.timers import HIDDEN
 from coup.server.wire import text_frame
 
 
 def public_deadline(table: Table) -> DeadlineInfo | None:
-    """The earliest clock that people see (bots' due times are not shown)."""
-    shown = [(d, s) for s, d in table.deadlines.items() if d.kind != "bot"]
+    """The earliest clock that people see (not bots' due times, nor a connected
+    player's hidden grace)."""
+    shown = [(d, s) for s, d in table.deadlines.items() if d.kind not in HIDDEN]
     if not shown:
         return None
     first = min(d.due_at for d, _ in shown)
@@ -33,7 +35,7 @@ def public_deadline(table: Table) -> DeadlineInfo | None:
     return {"at": first, "seconds": lead.seconds, "kind": lead.kind, "seats": group}
 
 
-def table_info(table: Table, spectators: int = 0) -> TableInfo:
+def table_info(table: Table, spectators: int = 0, watching: Collection[str] = ()) -> TableInfo:
     run = table.run
     over = run is not None and bool(run.state.over)
     return {
@@ -53,10 +55,13 @@ def table_info(table: Table, spectators: int = 0) -> TableInfo:
                 "connected": table.is_connected(s),
                 "idle": table.is_idle(s),
                 "standin": s.standin,
+                "stalled": table.is_stalled(i),
             }
             for i, s in enumerate(table.seats)
         ],
         "spectators": spectators,
+        "watching": sorted(watching)[:WATCHING_SHOWN],
+        "former": [{"name": f.name, "gone": f.gone, "blocked": f.blocked} for f in table.former],
         "game": table.games,
         "first": None if run is None else run.header["settings"].get("first"),
         "commitment": None if run is None else run.commitment,
@@ -68,16 +73,55 @@ def table_info(table: Table, spectators: int = 0) -> TableInfo:
     }
 
 
+WATCHING_SHOWN = 20  # names of spectators a view lists (the rest are counted)
+
+
+def watching_names(
+    table: Table, conns: Collection[Connection], seated: set[str] | None = None
+) -> list[str]:
+    """The names of this process's spectators of the table who gave one (a former
+    player under their name at the table), each once."""
+    if seated is None:
+        seated = table.holders()
+    names: set[str] = set()
+    for conn in conns:
+        if conn.member in seated:
+            continue
+        if conn.member is None:
+            if conn.name:
+                names.add(conn.name)
+            continue
+        former = table.former_of(conn.member)
+        name = former.name if former is not None else conn.name
+        if name:
+            names.add(name)
+    return sorted(names)
+
+
+def you_of(table: Table, member: str | None) -> You:
+    """The `you` part of a view: the seat held, or a former player told so."""
+    seat = table.seat_held(member)
+    s = None if seat is None else table.seats[seat]
+    former = None if seat is not None or not table.former else table.former_of(member)
+    return {
+        "seat": seat,
+        "host": bool(s is not None and s.host),
+        "name": None if s is None else s.name,
+        "gone": None if former is None else former.gone,
+        "blocked": former is not None and former.blocked,
+    }
+
+
 def view_message(
     table: Table,
     member: str | None,
     *,
     spectators: int = 0,
     info: TableInfo | None = None,
+    watching: Collection[str] = (),
 ) -> ViewMessage:
     """The full view for one connection (`member` None = spectator)."""
     seat = table.seat_held(member)
-    s = None if seat is None else table.seats[seat]
     run = table.run
     game = None
     if run is not None:
@@ -86,12 +130,8 @@ def view_message(
         "type": "view",
         "version": table.version,
         "now": now_ms(),
-        "you": {
-            "seat": seat,
-            "host": bool(s is not None and s.host),
-            "name": None if s is None else s.name,
-        },
-        "table": info if info is not None else table_info(table, spectators),
+        "you": you_of(table, member),
+        "table": info if info is not None else table_info(table, spectators, watching),
         "game": game,
         "chat": [c.copy() for c in table.chat],
     }
@@ -122,13 +162,15 @@ def game_texts(table: Table, seats: set[int | None]) -> dict[int | None, str]:
     return out
 
 
-def view_texts(table: Table, members: list[str | None], spectators: int) -> dict[str | None, str]:
+def view_texts(
+    table: Table, members: list[str | None], spectators: int, watching: Collection[str] = ()
+) -> dict[str | None, str]:
     """The encoded `view` message for each member (None = spectator).
 
     The parts every connection shares (table info, chat) are encoded once; only `you`
     and the engine's per-seat `game` view are encoded per member.
     """
-    info = dumps(table_info(table, spectators))
+    info = dumps(table_info(table, spectators, watching))
     chat = dumps([dict(c) for c in table.chat])
     head = f'{{"type":"view","version":{table.version},"now":{now_ms()},"you":'
     run = table.run
@@ -137,12 +179,7 @@ def view_texts(table: Table, members: list[str | None], spectators: int) -> dict
         if member in yours:
             continue
         seat = table.seat_held(member)
-        s = None if seat is None else table.seats[seat]
-        you: You = {
-            "seat": seat,
-            "host": bool(s is not None and s.host),
-            "name": None if s is None else s.name,
-        }
+        you = you_of(table, member)
         gseat = None if run is None or seat is None else run.seat_of(member)
         yours[member] = (dumps(you), gseat)
     games = game_texts(table, {gseat for _, gseat in yours.values()})
@@ -159,8 +196,13 @@ def show(table: Table, conns: Collection[Connection], spectators: int) -> None:
     if not conns:
         return
     seated = table.holders()
-    keys = {conn: (conn.member if conn.member in seated else None) for conn in conns}
-    texts = view_texts(table, list(keys.values()), spectators)
+    former = {f.member for f in table.former}
+    keys = {
+        conn: (conn.member if conn.member in seated or conn.member in former else None)
+        for conn in conns
+    }
+    watching = watching_names(table, conns, seated)
+    texts = view_texts(table, list(keys.values()), spectators, watching)
     frames: dict[str | None, bytes] = {}
     for conn, key in keys.items():
         frame = frames.get(key)

@@ -18,12 +18,13 @@ from sqlalchemy import Column, Connection, Integer, Table, inspect, select, text
 
 from coup.store import schema as s
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """1: the single-process schema; 2: coup_deadlines.claimed_until, presence, processes;
 3: watchers (spectators per process; a new table, made by `create_all`); 4: handoffs
 (where a bot took over a seat of a game or gave it back; a new table, made by
 `create_all`); 5: the index `coup_reviews_queue` the coach's queue is taken by; 6:
-coup_reviews.asked (an asked-for analysis goes before the automatic ones)."""
+coup_reviews.asked (an asked-for analysis goes before the automatic ones); 7:
+coup_seats.device, .gone, .blocked (a table's former players, who may be blocked)."""
 
 _MIGRATION_LOCK = 0x0C0_5C4E  # any constant shared by every Coup process
 
@@ -67,6 +68,17 @@ def upgrade(conn: Connection) -> int:
         columns = {c["name"] for c in inspect(conn).get_columns("coup_reviews")}
         if "asked" not in columns:
             conn.execute(text("ALTER TABLE coup_reviews ADD COLUMN asked INTEGER"))
+    if found < 7:
+        _former_players(conn)
     if found < SCHEMA_VERSION:
         conn.execute(versions.update().values(version=SCHEMA_VERSION))
     return int(found)
+
+
+def _former_players(conn: Connection) -> None:
+    """Version 7: the device a person sat down from, and former players (removed, or
+    left; blocked or not) kept with the seats."""
+    columns = {c["name"] for c in inspect(conn).get_columns("coup_seats")}
+    for name, kind in (("device", "VARCHAR(64)"), ("gone", "VARCHAR(8)"), ("blocked", "BOOLEAN")):
+        if name not in columns:
+            conn.execute(text(f"ALTER TABLE coup_seats ADD COLUMN {name} {kind}"))

@@ -56,7 +56,9 @@ tables = Table(
     Column("last_winner", String(64), nullable=True),  # member id of the last winner
 )
 
-# Who sits where. Tokens are kept only as their SHA-256.
+# Who sits where. Tokens are kept only as their SHA-256. The table's former players
+# (removed, or left) are rows at seats -1, -2, ... (the oldest at -1): `gone` says why,
+# `blocked` whether the host blocked them; `device` the browser a person sat down from.
 seats = _of_tables(
     "coup_seats",
     _int("seat", key=True),
@@ -66,6 +68,9 @@ seats = _of_tables(
     Column("level", String(16), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("host", Boolean, nullable=False),
+    Column("device", String(64), nullable=True),
+    Column("gone", String(8), nullable=True),
+    Column("blocked", Boolean, nullable=True),
 )
 
 # One row per game: the record's header (everything but the moves; includes the seed).

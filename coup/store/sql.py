@@ -188,6 +188,7 @@ class SqlStore:
         members: list[str],
         events: list[Row],
         deadlines: list[Row],
+        handoffs: Sequence[Row] = (),
     ) -> None:
         def fn(conn: Connection) -> None:
             self._bump(conn, table_id, version, status="playing", games=games)
@@ -203,6 +204,8 @@ class SqlStore:
             if events:
                 conn.execute(insert(s.events), [{**e, "table_id": table_id} for e in events])
             replace_rows(conn, s.deadlines, table_id, deadlines)
+            if handoffs:  # a stand-in carried over from the last game
+                conn.execute(insert(s.handoffs), [{**h, "table_id": table_id} for h in handoffs])
 
         await self._run(fn)
 

@@ -21,10 +21,15 @@ class ServerProcess(process.ServerProcess):
     database, so it can be killed and started again on the same table (the page must
     reconnect and lose nothing)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *extra: str) -> None:
         db = f"sqlite:///{folder / 'coup.db'}"
         super().__init__(
-            db, "--bot-delay", "0.05,0.15", "--no-address-limits", log=folder / "server.log"
+            db,
+            "--bot-delay",
+            "0.05,0.15",
+            "--no-address-limits",
+            *extra,
+            log=folder / "server.log",
         )
 
 

@@ -21,9 +21,12 @@ from tools.load.client import SeatClient, create_table, join_table, play_randoml
 VIEW_KEYS = {"type", "version", "now", "you", "table", "game", "chat"}
 TABLE_KEYS = {
     "id", "status", "settings", "seats", "spectators", "game", "first", "commitment",
-    "seed", "winner", "deadline", "timeouts", "handoffs",
+    "seed", "winner", "deadline", "timeouts", "handoffs", "watching", "former",
 }  # fmt: skip
-SEAT_KEYS = {"seat", "name", "kind", "level", "personality", "host", "connected", "idle", "standin"}
+SEAT_KEYS = {
+    "seat", "name", "kind", "level", "personality", "host", "connected", "idle", "standin",
+    "stalled",
+}  # fmt: skip
 
 
 async def play_one(base: str, rng: random.Random) -> None:

@@ -51,7 +51,13 @@ async def test_create_join_and_lobby(base: str) -> None:
     assert made["rejoin"] == f"/t/{made['table']}#token={made['token']}"
     host = await SeatClient(base, made["table"], made["token"]).connect()
     view = await host.wait(lambda v: True)
-    assert view["you"] == {"seat": 0, "host": True, "name": "Mahshid"}
+    assert view["you"] == {
+        "seat": 0,
+        "host": True,
+        "name": "Mahshid",
+        "gone": None,
+        "blocked": False,
+    }
     assert view["table"]["settings"]["seats"] == 5 and view["game"] is None
 
     guest_seat = await join_table(base, made["table"], "Sepideh", 3)
@@ -92,13 +98,17 @@ async def test_create_join_and_lobby(base: str) -> None:
         r = await http.post("/api/tables/nope/seats", json={"name": "X"})
         assert r.status_code == 404
 
-    # The host removes the guest: the guest keeps watching; its token no longer works.
+    # The host removes the guest: the guest keeps watching, told so; its token holds no
+    # seat (it opens the table to watch, told again); a token never given is refused.
     await host.send("remove", seat=2)
-    await guest.wait(lambda v: v["you"]["seat"] is None)
+    await guest.wait(lambda v: v["you"]["seat"] is None and v["you"]["gone"] == "removed")
     again = await SeatClient(base, made["table"], guest_seat["token"]).connect()
-    assert await again.wait_closed() == 4401
-    assert again.errors[0]["code"] == "bad_token"
-    for c in (host, guest, again):
+    told = await again.wait(lambda v: v["you"]["gone"] == "removed")
+    assert told["you"]["seat"] is None
+    forged = await SeatClient(base, made["table"], "x" * 43).connect()
+    assert await forged.wait_closed() == 4401
+    assert forged.errors[0]["code"] == "bad_token"
+    for c in (host, guest, again, forged):
         await c.close()
 
 

@@ -77,7 +77,13 @@ async def test_kill_mid_game_and_finish(restartable: Any) -> None:
         len(now["game"]["history"]) > len(seen["game"]["history"])
     )
     assert [c["text"] for c in now["chat"]] == ["before the crash"]
-    assert now["you"] == {"seat": 0, "host": True, "name": "Mahshid"}
+    assert now["you"] == {
+        "seat": 0,
+        "host": True,
+        "name": "Mahshid",
+        "gone": None,
+        "blocked": False,
+    }
     guest2 = await SeatClient(base, table, guest_seat["token"]).connect()
     if not now["game"]["over"]:
         await asyncio.gather(play_randomly(back, rng), play_randomly(guest2, rng))

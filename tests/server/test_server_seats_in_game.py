@@ -44,7 +44,7 @@ async def test_host_hands_an_absent_players_seat_to_a_bot_and_they_take_it_back(
     refused = await host.refused("hand_to_bot", seat=1)
     assert refused["code"] == "player_present"
     assert refused["message"] == (
-        "Sepideh is here and playing; only an absent or idle player's seat can go to a bot"
+        "Sepideh is here and playing; only an absent, idle or stalled player's seat can go to a bot"
     )
     assert host.view["table"]["seats"][1]["standin"] is None  # type: ignore[index]
     assert host.view["table"]["seats"][1]["idle"] is False  # type: ignore[index]
@@ -140,9 +140,11 @@ async def test_a_player_leaves_a_running_game(base: str) -> None:
         "seat": 1,
         "reason": "left",
     }
-    # The token no longer holds a seat.
+    # The token no longer holds a seat: it opens the table to watch, told she left.
     again = await SeatClient(base, table, guest.token).connect()
-    assert await again.wait_closed() == 4401
+    told = await again.wait(lambda v: v["you"]["gone"] == "left")
+    assert told["you"]["seat"] is None and again.closed is None
+    await again.close()
     assert (await guest.refused("take_back"))["code"] == "not_seated"
     for c in (host, guest):
         await c.close()

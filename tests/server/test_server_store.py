@@ -292,7 +292,7 @@ async def test_a_schema_4_database_gets_the_index_of_the_coachs_queue(store: Sql
     await store.create()
     assert "coup_reviews_queue" in await store._run(indexes)
     found = await store._run(lambda conn: conn.execute(select(migrate.versions.c.version)).scalar())
-    assert found == migrate.SCHEMA_VERSION == 6
+    assert found == migrate.SCHEMA_VERSION
 
 
 async def test_a_schema_5_database_gets_the_asked_column_of_the_coachs_queue(
@@ -308,3 +308,22 @@ async def test_a_schema_5_database_gets_the_asked_column_of_the_coachs_queue(
     assert "asked" not in await store._run(columns)
     await store.create()
     assert "asked" in await store._run(columns)
+
+
+async def test_a_schema_6_database_gets_the_seats_device_and_former_players(
+    store: SqlStore,
+) -> None:
+    from sqlalchemy import text
+
+    def columns(conn: Any) -> set[str]:
+        return {c["name"] for c in inspect(conn).get_columns("coup_seats")}
+
+    def drop(conn: Any) -> None:
+        for name in ("device", "gone", "blocked"):
+            conn.execute(text(f"ALTER TABLE coup_seats DROP COLUMN {name}"))
+
+    await store._run(drop)
+    await store._run(lambda conn: conn.execute(migrate.versions.update().values(version=6)))
+    assert not {"device", "gone", "blocked"} & await store._run(columns)
+    await store.create()
+    assert {"device", "gone", "blocked"} <= await store._run(columns)

@@ -24,10 +24,14 @@ async def create_table(
         return out
 
 
-async def join_table(base: str, table: str, name: str, seat: int | None = None) -> dict[str, Any]:
+async def join_table(
+    base: str, table: str, name: str, seat: int | None = None, device: str | None = None
+) -> dict[str, Any]:
     body: dict[str, Any] = {"name": name}
     if seat is not None:
         body["seat"] = seat
+    if device is not None:
+        body["device"] = device
     async with httpx.AsyncClient(base_url=base) as http:
         r = await http.post(f"/api/tables/{table}/seats", json=body)
         r.raise_for_status()
@@ -38,8 +42,17 @@ async def join_table(base: str, table: str, name: str, seat: int | None = None) 
 class SeatClient:
     """One websocket connection: a seat (with its token) or a spectator (no token)."""
 
-    def __init__(self, base: str, table: str, token: str | None = None, *, keep: bool = False):
+    def __init__(
+        self,
+        base: str,
+        table: str,
+        token: str | None = None,
+        *,
+        keep: bool = False,
+        name: str | None = None,
+    ):
         self.base = base.rstrip("/")
+        self.name = name  # a spectator's name, said in the hello
         self.table = table
         self.token = token
         self.keep = keep  # keep every message received (leak tests)
@@ -61,7 +74,10 @@ class SeatClient:
 
     async def connect(self) -> SeatClient:
         self._ws = await websockets.connect(self.ws_url, max_size=2**22)
-        await self.send("hello", token=self.token)
+        if self.name is not None:
+            await self.send("hello", token=self.token, name=self.name)
+        else:
+            await self.send("hello", token=self.token)
         self._reader = asyncio.create_task(self._read())
         return self
 
@@ -74,7 +90,8 @@ class SeatClient:
                     self.messages.append(msg)
                 async with self._changed:
                     if msg.get("type") == "view":
-                        if self.view is None or msg["version"] > self.view["version"]:
+                        # (the same version again: only the spectators changed)
+                        if self.view is None or msg["version"] >= self.view["version"]:
                             self.view = msg
                             self.view_times.append((time.perf_counter(), msg))
                             if len(self.view_times) > 50:

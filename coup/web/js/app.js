@@ -5,10 +5,10 @@ import { clear, clearToast, copyText, h, toast } from "./dom.js";
 import { LANGUAGES, has, language, onLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
 import { checkedName, renderHome } from "./home.js";
 import { installKeys } from "./keys.js";
-import { renderLobby } from "./lobby.js";
+import { goneNote, renderLobby, seatOffer } from "./lobby.js";
 import { animate } from "./motion.js";
 import { setBots } from "./names.js";
-import { ApiError, api, TableSocket, tokens } from "./net.js";
+import { ApiError, api, device, TableSocket, tokens } from "./net.js";
 import { openReplay, openUploaded } from "./replay.js";
 import { renderRules } from "./rules.js";
 import { FALLBACK_CONFIG } from "./settings.js";
@@ -53,7 +53,7 @@ const app = {
 
   async createTable(name, settings, playNow = false) {
     try {
-      const made = await api("POST", "/api/tables", { name, settings });
+      const made = await api("POST", "/api/tables", { name, settings, device: device() });
       tokens.set(made.table, made.token);
       app.remember(made.table, name);
       app.playNow = playNow;
@@ -61,13 +61,19 @@ const app = {
     } catch (err) { showError(err); }
   },
 
+  // `seat` null: the lowest free seat. Without a name yet, the lobby asks for one.
   async takeSeat(seat) {
-    const name = app.nameField ? checkedName(app.nameField) : app.name().trim();
-    if (!name) return;
+    const inLobby = app.nameField?.input?.isConnected;
+    const name = inLobby ? checkedName(app.nameField) : app.name().trim();
+    if (!name) {
+      if (!inLobby) { app.showLobby(); document.getElementById("lobby-name")?.focus(); }
+      return;
+    }
     try {
-      const got = await api("POST", `/api/tables/${encodeURIComponent(app.table)}/seats`, { name, seat });
+      const got = await api("POST", `/api/tables/${encodeURIComponent(app.table)}/seats`, { name, seat, device: device() });
       tokens.set(app.table, got.token);
       app.remember(app.table, name);
+      app.forceLobby = true; // seated for the next game: the lobby shows where
       app.socket?.reconnect();
     } catch (err) { showError(err); }
   },
@@ -119,9 +125,11 @@ function tableCtx() {
     onTakeBack: () => app.send({ type: "take_back" }),
     idle: new Set(seats.flatMap((s, i) => (s?.idle ? [i] : []))),
     // Only an absent or idle player's seat (the server refuses a present, playing one's).
+    stalled: new Set(seats.flatMap((s, i) => (s?.stalled ? [i] : []))),
+    // Only an absent, idle or stalled player's seat (the server refuses a present, playing one's).
     canHand: (seat) => Boolean(msg.you?.host && msg.table.status === "playing" && seats[seat]?.kind === "human"
       && !seats[seat].host && !seats[seat].standin && msg.game?.players[seat]?.alive
-      && (!seats[seat].connected || seats[seat].idle)),
+      && (!seats[seat].connected || seats[seat].idle || seats[seat].stalled)),
     onHandToBot: (seat) => app.send({ type: "hand_to_bot", seat }),
     onSpectatorChat: (on) => app.send({ type: "settings", settings: { spectator_chat: on } }),
     name: () => app.name(),
@@ -134,6 +142,7 @@ function tableCtx() {
     },
     chatRefused: app.chatRefused,
     onRematch: () => app.send({ type: "rematch" }),
+    seatOffer: (id) => seatOffer(app, id),
     go: (path) => app.go(path),
     onLobby: () => app.showLobby(),
     endClosed: app.endClosed === msg.table?.game,
@@ -209,9 +218,17 @@ function renderScreen() {
       onclick: async () => toast(await copyText(app.rejoinLink()) ? t("lobby.copied") : t("lobby.copy_failed")),
       text: t("table.my_link") }));
   }
-  if (msg.you?.seat === null || msg.you?.seat === undefined) info.append(h("span", { class: "tag tag-watch", text: t("table.watching") }));
+  if (msg.you?.seat === null || msg.you?.seat === undefined) {
+    // A seat is free between games: one tap sits down (the lobby shows its own buttons).
+    const offer = msg.table.status === "over" && !app.forceLobby ? seatOffer(app, "chip-take-seat") : null;
+    if (offer) info.append(offer);
+    else info.append(h("span", { class: "tag tag-watch", text: t("table.watching") }));
+  }
   const status = msg.table.status;
-  if (status === "lobby" || !msg.game || (status === "over" && app.forceLobby)) {
+  // Seated after the last game ended (a late friend): the lobby, until the next game.
+  const me = msg.you?.seat;
+  const newcomer = status === "over" && me !== null && me !== undefined && msg.game?.players?.[me]?.name !== msg.you.name;
+  if (status === "lobby" || !msg.game || (status === "over" && (app.forceLobby || newcomer))) {
     screen.dataset.screen = "lobby";
     renderLobby(screen, app);
   } else {
@@ -225,6 +242,8 @@ function renderScreen() {
       btns?.append(h("button", { type: "button", class: "btn ghost", id: "to-lobby", onclick: () => app.showLobby(), text: t("end.lobby") }));
     }
   }
+  const gone = goneNote(msg);
+  if (gone) screen.prepend(gone);
 }
 
 function onView(msg, fresh) {
@@ -365,7 +384,7 @@ async function route() {
   } catch (err) {
     if (err.code === "no_table" || err.status === 404) { showMissing(); return; }
   }
-  app.socket = new TableSocket(app.table, { onView, onError: onSocketError, onStatus });
+  app.socket = new TableSocket(app.table, { onView, onError: onSocketError, onStatus, name: () => app.name() });
 }
 
 function setupChrome() {

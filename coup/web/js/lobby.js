@@ -1,4 +1,5 @@
-// The lobby: seats, names, bots, settings, links, start. Host-only controls for the host.
+// The lobby: seats, names, bots, settings, links, start, who watches, former players.
+// Host-only controls for the host.
 import { pastGames, scoreboardBox } from "./aftergame.js";
 import { clear, copyText, h, toast } from "./dom.js";
 import { num, t } from "./i18n.js";
@@ -35,16 +36,20 @@ export function renderLobby(root, app) {
   const field = nameField(app, "lobby-name");
   app.nameField = field;
   const full = taken === table.seats.length;
+  const shut = !seated && (you.blocked || table.settings.locked);
   const who = seated
     ? h("p", { class: "lobby-you" }, t("lobby.you_sit", { n: num(you.seat + 1), name: you.name || "" }))
-    : full && table.status !== "playing"
-      ? h("p", { class: "lobby-full hint", text: t("lobby.full") })
-      : h("div", { class: "lobby-join" },
-        h("label", { class: "field-label", for: "lobby-name", text: t("home.your_name") }), field.input, field.count,
-        h("p", { class: "hint", text: msg.table.status === "playing" ? t("lobby.running") : t("lobby.pick_seat") }));
+    : shut
+      ? h("p", { class: "lobby-full hint", id: "lobby-shut", text: t(you.blocked ? "gone.blocked" : "lobby.locked_note") })
+      : full && table.status !== "playing"
+        ? h("p", { class: "lobby-full hint", text: t("lobby.full") })
+        : h("div", { class: "lobby-join" },
+          h("label", { class: "field-label", for: "lobby-name", text: t("home.your_name") }), field.input, field.count,
+          h("p", { class: "hint", text: msg.table.status === "playing" ? t("lobby.running") : t("lobby.pick_seat") }));
 
-  const rows = table.seats.map((s, i) => seatRow(app, s, i, { seated, host, table }));
+  const rows = table.seats.map((s, i) => seatRow(app, s, i, { seated, host, table, shut }));
   const seatList = h("ol", { class: "lobby-seats" }, ...rows);
+  const fill = host && table.status !== "playing" && taken < table.seats.length ? fillRow(app, table) : null;
 
   const settingsBox = h("div", { class: "lobby-settings" }, h("h2", { class: "sub", text: t("lobby.settings") }));
   if (host) {
@@ -70,13 +75,15 @@ export function renderLobby(root, app) {
     actions.append(h("button", { type: "button", class: "btn ghost", id: "back-to-game", onclick: () => app.showGame(), text: t("lobby.back_to_game") }));
   }
 
+  // The start comes first: on a phone it is in view without scrolling.
   const main = h("section", { class: "lobby-main" },
     h("div", { class: "lobby-head" },
       h("h1", { text: t("lobby.title") }),
       h("span", { class: "lobby-status", text: t(`lobby.status.${table.status}`) })),
-    share, who,
+    actions, who,
     h("h2", { class: "sub", text: t("lobby.seats", { taken: num(taken), total: num(table.seats.length) }) }),
-    seatList, actions, scoreboardBox(table.id, `${table.game}-${table.status}`), pastGames(table, app.go));
+    fill, seatList, watchers(table), host ? lockSwitch(app, table) : null, host ? formerList(app, table) : null,
+    share, scoreboardBox(table.id, `${table.game}-${table.status}`), pastGames(table, app.go));
   clear(root).append(h("div", { class: "lobby-layout" }, main, settingsBox, app.chatPanel()));
 }
 
@@ -103,13 +110,84 @@ function botPicker(app, i, table) {
   return [level, personality, add];
 }
 
-function seatRow(app, s, i, { seated, host, table }) {
+// "Fill empty seats with bots": one bot in every empty seat, of the level and personality
+// picked here (the table's bot level and a random personality unless changed).
+function fillRow(app, table) {
+  const config = app.config || {};
+  const chosen = (app.fillChoice ||= { level: table.settings.bot_level, personality: "random" });
+  const level = h("select", { class: "bot-level", id: "fill-level", "aria-label": t("bot.personality.level"),
+    onchange: () => { chosen.level = level.value; } },
+  ...(config.levels || ["easy", "medium", "hard"]).map((l) => h("option", { value: l, selected: l === chosen.level, text: t(`level.${l}`) })));
+  const personality = h("select", { class: "bot-personality", id: "fill-personality", "aria-label": t("bot.personality.label"),
+    onchange: () => { chosen.personality = personality.value; } },
+  ...["random", ...(config.personalities || [])].map((p) => h("option", { value: p, selected: p === chosen.personality, text: t(`bot.personality.${p}`) })));
+  return h("div", { class: "lobby-fill seat-controls" }, level, personality,
+    h("button", { type: "button", class: "btn", id: "fill-bots", text: t("lobby.fill_bots"),
+      onclick: () => app.send({ type: "fill_bots", level: level.value, personality: personality.value }) }));
+}
+
+// Who is watching: the names spectators gave, and how many gave none.
+function watchers(table) {
+  const names = table.watching || [];
+  const others = Math.max(0, (table.spectators || 0) - names.length);
+  if (!names.length && !others) return null;
+  const parts = [...names];
+  if (others) parts.push(t("lobby.watching_unnamed", { n: num(others) }));
+  return h("p", { class: "lobby-watchers hint", id: "lobby-watchers" },
+    h("b", { text: t("lobby.watching_title") }), " ", h("span", { dir: "auto", text: parts.join(t("log.comma")) }));
+}
+
+// The host's lock: nobody new sits (the host still adds bots). It may change mid-game.
+function lockSwitch(app, table) {
+  const box = h("input", { type: "checkbox", id: "lock-table", checked: !!table.settings.locked,
+    onchange: () => app.send({ type: "settings", settings: { locked: box.checked } }) });
+  return h("div", { class: "field toggle lobby-lock" }, h("label", { class: "switch" }, box, h("span", { class: "slider" })),
+    h("label", { for: "lock-table", class: "field-label", text: t("lobby.lock") }),
+    h("div", { class: "hint", text: t("lobby.lock_hint") }));
+}
+
+// Players the host removed or who left, each with the host's Blocked switch.
+function formerList(app, table) {
+  const former = table.former || [];
+  if (!former.length) return null;
+  return h("div", { class: "lobby-former", id: "lobby-former" }, h("h3", { class: "sub", text: t("lobby.former") }),
+    h("ul", {}, ...former.map((f, i) => {
+      const box = h("input", { type: "checkbox", id: `block-${i}`, checked: !!f.blocked, dataset: { index: String(i) },
+        onchange: () => app.send({ type: "block", index: i, blocked: box.checked }) });
+      return h("li", { class: "former-row", dataset: { index: String(i) } },
+        h("span", { class: "seat-name", dir: "auto", text: f.name }),
+        h("span", { class: "tag tag-off", text: t(`lobby.former_${f.gone}`) }),
+        h("span", { class: "former-block" }, h("label", { class: "switch" }, box, h("span", { class: "slider" })),
+          h("label", { for: `block-${i}`, text: t("lobby.blocked") })));
+    })));
+}
+
+// "Take a seat" for someone watching between games when a seat is free (and the host has
+// neither locked the table nor blocked them): the lowest free seat, in one tap.
+export function seatOffer(app, id) {
+  const msg = app.msg;
+  const table = msg?.table;
+  const you = msg?.you || {};
+  if (!table || table.status !== "over" || (you.seat !== null && you.seat !== undefined)) return null;
+  if (you.blocked || table.settings.locked || !table.seats.some((s) => !s)) return null;
+  return h("button", { type: "button", class: "btn primary take-seat", id, onclick: () => app.takeSeat(null), text: t("table.take_seat") });
+}
+
+// A removed player (or one who left) is told so, and whether they may sit again.
+export function goneNote(msg) {
+  const gone = msg?.you?.gone;
+  if (!gone) return null;
+  return h("div", { class: `gone-note${msg.you.blocked ? " blocked" : ""}`, id: "gone-note", role: "status" },
+    h("b", { text: t(`gone.${gone}`) }), " ", t(msg.you.blocked ? "gone.blocked" : "gone.again"));
+}
+
+function seatRow(app, s, i, { seated, host, table, shut }) {
   const you = app.msg.you || {};
   const tags = [];
   const controls = [];
   if (!s) {
     const label = h("span", { class: "empty-seat", text: t("lobby.empty") });
-    if (!seated && table.status !== "playing") {
+    if (!seated && !shut && table.status !== "playing") {
       controls.push(h("button", { type: "button", class: "btn primary sit", dataset: { seat: String(i) },
         onclick: () => app.takeSeat(i), text: t("lobby.sit") }));
     }

@@ -30,10 +30,25 @@ export const tokens = {
   drop(table) { try { localStorage.removeItem(`coup.token.${table}`); } catch { /* ignore */ } },
 };
 
+// This browser's own id (docs/protocol.md: create's and join's `device`), made once and
+// kept: how the host's block knows a removed player again. Never shown.
+export function device() {
+  try {
+    let id = localStorage.getItem("coup.device");
+    if (!id || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) {
+      const bytes = crypto.getRandomValues(new Uint8Array(16));
+      id = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+      localStorage.setItem("coup.device", id);
+    }
+    return id;
+  } catch { return null; }
+}
+
 // A live connection that reconnects with backoff and keeps the newest view.
 export class TableSocket {
-  constructor(table, { onView, onError, onStatus }) {
+  constructor(table, { onView, onError, onStatus, name = () => "" }) {
     this.table = table;
+    this.name = name; // a spectator's name, said in the hello (the host's lobby lists it)
     this.onView = onView; this.onError = onError; this.onStatus = onStatus;
     this.version = -1;
     this.backoff = 500;
@@ -52,7 +67,9 @@ export class TableSocket {
     this.fresh = true; // the first view of this connection: nothing in it is news
     this.onStatus?.("connecting");
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "hello", token: tokens.get(this.table) }));
+      const token = tokens.get(this.table);
+      const name = token ? "" : this.name().trim();
+      ws.send(JSON.stringify(name ? { type: "hello", token, name } : { type: "hello", token }));
     };
     ws.onmessage = (ev) => {
       let msg;

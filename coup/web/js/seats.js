@@ -23,6 +23,7 @@ export function seatStates(ctx, seat) {
   const pr = presence[seat];
   if (pr === "disconnected" || pr === "away") states.push("disconnected");
   else if (ctx.idle?.has(seat) && !view.over && p.alive) states.push("idle");
+  else if (ctx.stalled?.has(seat) && !view.over && p.alive) states.push("stalled");
   const standin = ctx.standins?.[seat];
   if (standin && !view.over) states.push(standin === "left" ? "left" : "standin");
   return states;
@@ -65,6 +66,7 @@ export function seatTile(ctx, seat) {
     h("div", { class: "seat-states" }, ...states.map(badge),
       roles.includes("target") ? h("span", { class: "badge b-target", text: t("seat.targeted") }) : null,
       claimBubble(view, seat)),
+    stallClock(ctx, seat),
     claimed ? h("div", { class: "seat-claimed", title: t("seat.claimed_title") },
       h("span", { class: "visually-hidden", text: `${t("seat.claimed_title")}: ` }), claimed) : null,
   ];
@@ -75,7 +77,8 @@ export function seatTile(ctx, seat) {
     body.push(h("button", { type: "button", class: "btn chip hand-to-bot", dataset: { handSeat: String(seat) },
       onclick: (ev) => { ev.stopPropagation(); ctx.onHandToBot(seat); },
       "aria-label": t("seat.hand_to_bot_aria", { name: seatName(view, seat) }), text: t("seat.hand_to_bot"),
-      title: t(states.includes("disconnected") ? "seat.hand_why_away" : "seat.hand_why_idle", { name: seatName(view, seat) }) }));
+      title: t(states.includes("disconnected") ? "seat.hand_why_away" : states.includes("stalled") ? "seat.hand_why_stalled" : "seat.hand_why_idle",
+        { name: seatName(view, seat) }) }));
   }
   const attrs = { class: cls, dataset: { seat: String(seat), states: states.join(" ") } };
   if (target) {
@@ -83,6 +86,16 @@ export function seatTile(ctx, seat) {
       onclick: () => ctx.onMove(target) }, ...body);
   }
   return h("div", attrs, ...body);
+}
+
+// A connected player who has not answered for long: the clock everyone sees runs on
+// their tile too (docs/protocol.md, *Timers*; the app ticks every `.countdown`).
+function stallClock(ctx, seat) {
+  const d = ctx.msg?.table?.deadline;
+  if (!d || d.kind !== "stall" || !(d.seats || []).includes(seat) || ctx.view.over) return null;
+  return h("div", { class: "countdown seat-clock k-stall", title: t("deadline.stall"),
+    dataset: { at: String(d.at), seconds: String(d.seconds) } },
+  h("div", { class: "countdown-bar" }, h("div", { class: "countdown-fill" })), h("span", { class: "countdown-text" }));
 }
 
 // "claims Duke" / "blocks: Contessa" on the tile of whoever is claiming right now.

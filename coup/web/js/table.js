@@ -24,7 +24,7 @@ export function renderTable(root, ctx) {
   board.append(h("div", { class: `seats ${size}` }, ...order.map((s) => seatTile(ctx, s))));
   board.append(centre(ctx));
   if (seated) board.append(myArea(ctx));
-  else board.append(h("div", { class: "spectating", text: t("table.spectating") }));
+  else board.append(h("div", { class: "spectating" }, h("span", { text: t("table.spectating") }), ctx.seatOffer?.("watch-take-seat")));
 
   const side = h("aside", { class: "side" },
     h("div", { class: "tabs", role: "tablist" },
@@ -263,6 +263,8 @@ function endScreen(ctx) {
       h("div", { class: "end-crown" }),
       h("h2", { id: "end-title", class: "end-title" }, winner === null || winner === undefined ? t("end.no_winner")
         : tNodes(winner === ctx.me ? "end.you_win" : "end.wins", { name: h("b", { text: seatName(view, winner) }) })),
+      // Watching, and a seat is free: sit down for the next game (at the top, in view).
+      ctx.me === null || ctx.me === undefined ? ctx.seatOffer?.("end-take-seat") : null,
       h("ol", { class: "end-rows" }, ...rows), game ? endStory(msg.table, ctx.go, ctx.me) : null, fair, buttons));
 }
 
