@@ -62,7 +62,8 @@ WATCH_ANNOUNCEMENTS = """() => {
     for (const [what, r] of guard) {
       if (!(r.bottom > 0 && r.top < innerHeight && over(a, r))) continue;
       const key = `${what}: ${el.textContent}`;
-      if (before.has(key)) window.__ann.bad.push(key);
+      const at = [a.top, a.bottom, r.top, r.bottom].map(Math.round).join(',');
+      if (before.has(key)) window.__ann.bad.push(`${key} (${at})`);
       now_.add(key);
     }
     before = now_;
