@@ -16,17 +16,27 @@ FORMAT = "coup-record/1"
 class InvalidRecordError(ValueError):
     """A record that is malformed, or whose move is illegal; says where and why.
 
-    ``index``, ``seat`` and ``move`` name the offending move (None for a record-level error).
+    ``index``, ``seat`` and ``move`` name the offending move (None for a record-level error;
+    ``index`` counts from 0, as the record's list). The message is for people: it counts
+    moves from 1 and names the player (``name``) when the record does, as in
+    ``move 6 by Sepideh ('income'): illegal: ...``.
     """
 
     def __init__(
-        self, reason: str, index: int | None = None, seat: Any = None, move: Any = None
+        self,
+        reason: str,
+        index: int | None = None,
+        seat: Any = None,
+        move: Any = None,
+        name: str | None = None,
     ) -> None:
         self.reason, self.index, self.seat, self.move = reason, index, seat, move
         if index is None:
             text = f"invalid record: {reason}"
         else:
-            text = f"move {index} (seat {seat}, {move!r}): {reason}"
+            by = f" by {name}" if name else f" (seat {seat!r})" if seat is not None else ""
+            said = f" ({move!r})" if move is not None else ""
+            text = f"move {index + 1}{by}{said}: {reason}"
         super().__init__(text)
 
 

@@ -58,21 +58,22 @@ def replay(
             raise InvalidRecordError(
                 "each move needs an integer seat and a move string", i, seat, text
             )
+        who = names[seat] if 0 <= seat < len(names) else None
         draws = entry.get("draw", []) if use_draws else []
         if not isinstance(draws, list) or not all(isinstance(c, str) for c in draws):
-            raise InvalidRecordError("draw must be a list of characters", i, seat, text)
+            raise InvalidRecordError("draw must be a list of characters", i, seat, text, who)
         try:
             move = Move.parse(text)
             s._pins = list(draws)
             s.play(seat, move)
         except InvalidMoveError as bad_move:
-            raise InvalidRecordError(f"not a move: {bad_move}", i, seat, text) from None
+            raise InvalidRecordError(f"not a move: {bad_move}", i, seat, text, who) from None
         except IllegalMoveError as illegal:
-            raise InvalidRecordError(f"illegal: {illegal}", i, seat, text) from None
+            raise InvalidRecordError(f"illegal: {illegal}", i, seat, text, who) from None
         if s._pins:
             left = ", ".join(s._pins)
             s._pins = []
-            raise InvalidRecordError(f"pinned draws not drawn: {left}", i, seat, text)
+            raise InvalidRecordError(f"pinned draws not drawn: {left}", i, seat, text, who)
         if observe:
             observe(s)
     return s

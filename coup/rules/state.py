@@ -177,15 +177,23 @@ class State(Turn):
             self._autoplay()
 
     def _why_illegal(self, seat: object, move: Move) -> str:
+        """Why `seat` may not play `move` now, for people: players by name (seat numbers
+        count from 0 only in moves and records)."""
         if type(seat) is not int or not 0 <= seat < self.n:
-            return f"seat {seat!r} is not at this table (seats 0–{self.n - 1})"
+            return f"no player sits at seat {seat!r} (seats 0–{self.n - 1} in a record)"
+        name = self._named(seat)
         if self.phase == OVER:
-            return f"seat {seat} cannot play {move}: the game is over"
+            return f"{name} cannot play {move}: the game is over"
         if seat not in self.waiting:
-            who = ", ".join(map(str, self.waiting))
-            return f"seat {seat} cannot play {move}: it is not their decision (waiting: {who})"
+            who = ", ".join(self._named(s) for s in self.waiting)
+            return f"{name} cannot play {move}: it is not their decision (waiting for {who})"
         legal = ", ".join(map(str, self._legal_for(seat)))
-        return f"seat {seat} cannot play {move} now ({self.phase}); legal: {legal}"
+        return f"{name} cannot play {move} now ({self.phase}); legal: {legal}"
+
+    def _named(self, seat: int) -> str:
+        """A player as people know them: the name, else "the player in seat N" (from 1)."""
+        name = self.names[seat] if seat < len(self.names) else ""
+        return name or f"the player in seat {seat + 1}"
 
     def _autoplay(self) -> None:
         """Play forced moves: one seat waiting with exactly one legal move."""

@@ -56,6 +56,7 @@ COMPUTED: dict[str, tuple[str, ...]] = {
     "act.*.hint": ACTIONS + REFORMATION_ACTIONS,
     "act.choose_target.*": ("coup", "assassinate", "steal", "examine", "convert"),
     "now.claim.*": ACTIONS + ("embezzle",),
+    "now.claim_you.*": ("assassinate", "steal", "examine"),
     "log.handoff.*": ("host", "left", "back"),
     "ref.*": ("loyalist", "reformist"),
     "review.*": ("true", "true_lost", "bluff_caught", "bluff_free"),

@@ -182,7 +182,7 @@ def test_the_last_move_is_announced_before_the_end_screen_covers_the_table(
     finish_game(page, Shots(None, "review-end"))
     assert page.locator(".end-screen").count() == 0, "the end screen covered the last move"
     assert page.locator("#announce.show .announce-item").count() == 1
-    page.wait_for_selector(".end-screen", timeout=6000)
+    page.wait_for_selector(".end-screen", timeout=12000)  # the queue first (at most 9 s)
     page.wait_for_function("() => !document.querySelector('#announce.show')", timeout=1000)
     page.context.close()
 

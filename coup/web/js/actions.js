@@ -5,6 +5,7 @@ import { h, tNodes } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { actionHint, allegiancePanel, forbiddenChips, picksSeat, REFORM_VERBS, selfChip, unavailableActions } from "./reformation.js";
 import { seatName } from "./seats.js";
+import { describePending } from "./words.js";
 
 const ACTIONS = new Set(["income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine", "draft",
   "convert", "embezzle", "allegiance"]);
@@ -155,7 +156,8 @@ function buildPanel(ctx) {
         : view.phase === "block" ? "act.prompt.block"
           : canBlock && canChallenge ? "act.prompt.react"
             : canBlock ? "act.prompt.react_block" : "act.prompt.react_challenge";
-      panel.append(h("p", { class: "prompt", text: t(key) }));
+      // The question itself, in the panel: on a phone the banner may be off screen.
+      panel.append(h("p", { class: "question" }, describePending(view, me)), h("p", { class: "prompt", text: t(key) }));
       const row = h("div", { class: "btn-row" });
       for (const m of legal) {
         if (m.verb === "pass") row.append(actButton(t("act.pass"), m.move, ctx, { cls: "pass" }));

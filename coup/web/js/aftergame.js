@@ -73,7 +73,7 @@ export function timeline(story, { onPick = null, current = null } = {}) {
       : h("p", { class: "sub tl-none", text: t("review.no_claim") });
     const title = h("span", { class: "tl-title" }, t("review.turn", { n: num(i + 1) }), " · ", who(names, turn.seat));
     const attrs = { class: `tl-row${current === i ? " current" : ""}`, dataset: { entry: String(turn.entry) } };
-    const head = onPick ? h("button", { type: "button", class: "tl-jump", onclick: () => onPick(turn.entry), "aria-label": t("review.jump") }, title) : title;
+    const head = onPick ? h("button", { type: "button", class: "tl-jump", onclick: () => onPick(turn.entry), title: t("review.jump") }, title) : title;
     return h("li", attrs, head, hands, claims);
   });
   return h("ol", { class: "timeline" }, ...rows);

@@ -1,7 +1,7 @@
 // The page's controller: routing (/ and /t/{table}), the connection, and which screen shows.
 import { decisionKey, guardLeft } from "./actions.js";
 import { announceView, announcing, hushAnnouncements, placeAnnouncement, resetAnnouncements, speak } from "./announce.js";
-import { clear, copyText, h, toast } from "./dom.js";
+import { clear, clearToast, copyText, h, toast } from "./dom.js";
 import { LANGUAGES, has, language, onLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
 import { checkedName, renderHome } from "./home.js";
 import { installKeys } from "./keys.js";
@@ -37,6 +37,8 @@ const app = {
   online: false,
   tallyOpen: false,
   leaving: false, // asked "leave the game?" and waiting for the answer
+  chatRefused: null, // {text, reason}: the chat line the server refused, and why
+  routed: null, // the path last routed (a new one clears the toast)
   playNow: false, // fill the empty seats with bots and start, once the lobby shows
 
   name() { try { return localStorage.getItem("coup.name") || ""; } catch { return ""; } },
@@ -100,10 +102,12 @@ const app = {
 };
 window.coupApp = app; // for debugging and tests
 
-function showError(err) {
+function errorText(err) {
   const code = err instanceof ApiError || err?.code ? err.code : "internal";
-  toast(has(`error.${code}`) ? t(`error.${code}`) : (err.message || t("error.internal")), "error");
+  return has(`error.${code}`) ? t(`error.${code}`) : (err.message || t("error.internal"));
 }
+
+function showError(err) { toast(errorText(err), "error"); }
 
 function tableCtx() {
   const msg = app.msg;
@@ -137,7 +141,11 @@ function tableCtx() {
     setName: (v) => app.setName(v),
     toggleTally: () => { app.tallyOpen = !app.tallyOpen; render(); document.getElementById("tally-button")?.focus(); },
     onMove: (m) => app.move(m),
-    onChat: (text, name) => app.send(name === undefined ? { type: "chat", text } : { type: "chat", text, name }),
+    onChat: (text, name) => {
+      app.chatRefused = null;
+      app.send(name === undefined ? { type: "chat", text } : { type: "chat", text, name });
+    },
+    chatRefused: app.chatRefused,
     onRematch: () => app.send({ type: "rematch" }),
     seatOffer: (id) => seatOffer(app, id),
     go: (path) => app.go(path),
@@ -170,7 +178,9 @@ function render() {
     const key = el.id || (el.closest(".chat-form") ? "chat" : el.name);
     if (key) keep[key] = { value: el.value, focus: document.activeElement === el, start: el.selectionStart };
   }
+  const was = screen.dataset.screen;
   renderScreen();
+  if (screen.dataset.screen !== was && was !== "loading") clearToast(); // e.g. the lobby became the game
   for (const el of screen.querySelectorAll("input[type=text], input:not([type])")) {
     const key = el.id || (el.closest(".chat-form") ? "chat" : el.name);
     const k = keep[key];
@@ -288,9 +298,10 @@ function onView(msg, fresh) {
 }
 
 // The game just ended before our eyes: the table shows the last moves' announcements
-// first, then the end screen (at most END_HOLD_MS later). A page that connects to a game
-// already over shows the end screen at once.
-const END_HOLD_MS = 3500;
+// first, then the end screen (at most END_HOLD_MS later: the queue of a fast last turn,
+// who is out and the win included). A page that connects to a game already over shows the
+// end screen at once.
+const END_HOLD_MS = 9000;
 function holdEnd(game) {
   app.endHeld = game;
   const until = Date.now() + END_HOLD_MS;
@@ -311,6 +322,8 @@ function fillWithBots(msg) {
   app.send({ type: "start" });
 }
 
+// The connection's state in the top bar. Leaving a table inside the app closes its
+// socket on purpose: that is no lost connection (`leaveTable`).
 function onStatus(s) {
   document.getElementById("net").dataset.state = s;
   document.body.dataset.net = s === "online" || !app.msg ? s : "offline";
@@ -323,6 +336,13 @@ function onSocketError(err, ctx) {
   if (err.code === "stale") { app.busy = false; return; }
   if (ctx?.type === "move") { app.busy = false; render(); }
   if (err.code === "no_table") { showMissing(); return; }
+  if (ctx?.type === "chat") { // the line stays in the input, the reason under it
+    app.chatRefused = { text: ctx.text, reason: errorText(err) };
+    const input = screen.querySelector('.chat-form input[name="chat"]');
+    if (input && !input.value) input.value = ctx.text;
+    render();
+    return;
+  }
   showError(err);
 }
 
@@ -340,13 +360,21 @@ function showMissing() {
     h("a", { class: "btn primary", href: "/", text: t("home.go_home") })));
 }
 
+// Close the table's socket on purpose and say so: no "reconnecting" bar, no red dot.
+function leaveTable() {
+  app.socket?.close(); app.socket = null; app.msg = null; app.table = null;
+  document.getElementById("net").dataset.state = "online";
+  document.body.dataset.net = "online";
+  app.online = false;
+}
+
 async function route() {
   const path = location.pathname;
+  if (path !== app.routed) { app.routed = path; clearToast(); } // a toast does not outlive its screen
   const replay = path.match(/^\/t\/([A-Za-z0-9_-]+)\/games\/(\d+)\/replay\/?$/);
   if (replay || path === "/replay") { // the replay viewer (js/replay.js): no socket
-    app.socket?.close(); app.socket = null; app.msg = null; app.table = null;
+    leaveTable();
     clear(document.getElementById("topbar-info"));
-    document.getElementById("net").dataset.state = "online"; document.body.dataset.net = "online";
     if (replay) openReplay(screen, app, replay[1], Number(replay[2]));
     else openUploaded(screen, app);
     return;
@@ -358,14 +386,14 @@ async function route() {
     history.replaceState({}, "", `/t/${m[1]}`);
   }
   if (!m) {
-    app.socket?.close(); app.socket = null; app.msg = null; app.table = null;
+    leaveTable();
     forget(); // a profile page or the leaderboard is asked again when it is opened again
     render();
     return;
   }
   if (app.table === m[1] && app.socket) { render(); return; }
   app.socket?.close();
-  app.table = m[1]; app.msg = null; app.unread = 0; app.seenChat = 0; app.forceLobby = false;
+  app.table = m[1]; app.msg = null; app.unread = 0; app.chatRefused = null; app.seenChat = 0; app.forceLobby = false;
   resetAnnouncements();
   screen.dataset.screen = "loading";
   clear(screen).append(h("div", { class: "loading", "aria-busy": "true" }, h("span", { class: "spinner" })));
@@ -415,6 +443,7 @@ function setupChrome() {
   showSound();
   installKeys(screen, () => guardLeft() > 0 || app.busy || !app.online);
   window.addEventListener("resize", fitDock);
+  window.addEventListener("scroll", placeAnnouncement, { passive: true }); // the tiles moved under it
   window.addEventListener("offline", () => { if (!app.msg) showOffline(); });
   setInterval(() => { if (app.msg?.table?.deadline && screen.dataset.screen === "table") tickCountdown(screen, tableCtx()); }, 250);
 }

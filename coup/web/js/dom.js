@@ -51,6 +51,13 @@ export function toast(message, kind = "info") {
   toastTimer = setTimeout(() => { el.className = `toast ${kind}`; }, kind === "error" ? 5000 : 2500);
 }
 
+// A toast belongs to the screen it was shown on: going to another screen clears it.
+export function clearToast() {
+  clearTimeout(toastTimer);
+  const el = document.getElementById("toast");
+  if (el) { el.className = "toast"; el.textContent = ""; }
+}
+
 export async function copyText(text) {
   try { await navigator.clipboard.writeText(text); return true; } catch { /* fall back */ }
   const ta = h("textarea", { style: "position:fixed;opacity:0" });

@@ -89,9 +89,9 @@ export class TableSocket {
       }
     };
     ws.onclose = (ev) => {
-      if (this.ws !== ws) return;
+      // A socket closed on purpose (the page left the table) is no lost connection.
+      if (this.ws !== ws || this.closed) return;
       this.onStatus?.("offline");
-      if (this.closed) return;
       if (ev.code === 4404) { this.closed = true; this.onError?.({ code: "no_table", message: "no such table" }); return; }
       if (ev.code === 4401) { tokens.drop(this.table); this.backoff = 100; }
       // 1001: this server process is going away (a restart); another one takes the
@@ -126,6 +126,8 @@ export class TableSocket {
 
   close() {
     this.closed = true;
-    if (this.ws) { try { this.ws.close(); } catch { /* ignore */ } }
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) { ws.onclose = null; try { ws.close(); } catch { /* ignore */ } }
   }
 }

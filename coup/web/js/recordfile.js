@@ -5,6 +5,18 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
 export const MAX_RECORD = 256 * 1024; // the server's bound (docs/protocol.md)
+// The opened record's text, kept for this tab: reloading /replay replays it again.
+const KEPT = "coup.replay.record";
+
+// The replay of the record this tab opened last, asked of the server again (a reload of
+// /replay); null when there is none.
+export async function keptReplay() {
+  let text = null;
+  try { text = sessionStorage.getItem(KEPT); } catch { text = null; }
+  if (!text) return null;
+  const { data } = await send(text);
+  return data || null;
+}
 
 async function send(text) {
   let res;
@@ -35,9 +47,11 @@ export function recordPanel(app) {
     reasonBox.hidden = true;
     if (file.size > MAX_RECORD) { show(t("review.too_large")); return; }
     zone.classList.add("busy");
-    const { data, error } = await send(await file.text());
+    const text = await file.text();
+    const { data, error } = await send(text);
     zone.classList.remove("busy");
     if (error) { show(error); return; }
+    try { sessionStorage.setItem(KEPT, text); } catch { /* private mode or full: kept in memory only */ }
     app.uploaded = data;
     app.go("/replay");
   }

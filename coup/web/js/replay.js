@@ -7,6 +7,7 @@ import { cardBack, cardFace, coinIcon } from "./cards.js";
 import { clear, h, tNodes } from "./dom.js";
 import { isRtl, num, t } from "./i18n.js";
 import { api } from "./net.js";
+import { keptReplay } from "./recordfile.js";
 import { describePending, renderLog } from "./words.js";
 
 let keyHandler = null;
@@ -41,9 +42,12 @@ export async function openReplay(root, app, tableId, game) {
   renderReplay(root, app, data, { tableId, game });
 }
 
-// An uploaded record's replay (kept in memory by js/recordfile.js), at `/replay`.
-export function openUploaded(root, app) {
+// An uploaded record's replay (kept in memory by js/recordfile.js, and its record in the
+// tab's sessionStorage: a reload asks the server for the replay again), at `/replay`.
+export async function openUploaded(root, app) {
   stopListening();
+  if (!app.uploaded) app.uploaded = await keptReplay();
+  if (location.pathname !== "/replay") return; // the reader went elsewhere meanwhile
   if (!app.uploaded) { app.go("/"); return; }
   root.dataset.screen = "replay";
   renderReplay(root, app, app.uploaded, {});

@@ -11,15 +11,22 @@ const ACTIONS = new Set(["income", "foreign_aid", "coup", "tax", "assassinate", 
 
 function variantOf(view) { return view.settings?.characters === "inquisitor" ? "inquisitor" : "ambassador"; }
 
-// Every announcement the history holds: [{index, key, seat, params: {name?, target?, card?}, kind}].
+// Every announcement the history holds: [{index, key, seat, params: {name?, target?, card?}, kind, forced}]
+// (`forced`: the engine played that move, the only legal one).
 // `index` is the history entry that made it true; the page shows those after what it saw.
 export function storyEvents(view) {
   const out = [];
   const history = view.history || [];
   let turn = null;
-  const say = (index, key, params, kind = "info") => out.push({ index, key, params, kind });
+  const say = (index, key, params, kind = "info") =>
+    out.push({ index, key, params, kind, forced: Boolean(history[index]?.forced) && kind !== "out" && kind !== "win" });
+  // "Block stands" comes right after the block's challenge failed, when it was challenged:
+  // before the challenger's loss ("Block stands", then "Sara is out"), as it happened.
   const closeTurn = (index) => {
-    if (turn && turn.block && !turn.blockBroken) say(index, "ann.block_stands", { name: turn.block.seat, card: turn.block.claim }, "block");
+    if (!turn || !turn.block || turn.blockBroken) return;
+    const ev = { index, key: "ann.block_stands", params: { name: turn.block.seat, card: turn.block.claim }, kind: "block" };
+    if (turn.blockProved === null) out.push(ev);
+    else out.splice(turn.blockProved, 0, ev);
   };
   history.forEach((entry, index) => {
     const seat = entry.seat;
@@ -28,7 +35,7 @@ export function storyEvents(view) {
       closeTurn(index - 1);
       const target = arg !== undefined && /^\d+$/.test(arg) ? Number(arg) : null;
       turn = { actor: seat, verb, target, claim: verb === "exchange" ? variantOf(view) : CLAIMED[verb] || null,
-        block: null, blockBroken: false, challenger: null, claimant: null, owed: null, proved: false };
+        block: null, blockBroken: false, blockProved: null, challenger: null, claimant: null, owed: null, proved: false };
       return;
     }
     if (!turn) return;
@@ -42,6 +49,7 @@ export function storyEvents(view) {
     }
     if (verb === "reveal") {
       say(index, "ann.challenge_fails", { name: seat, card: arg }, "proved");
+      if (turn.block && seat === turn.block.seat) turn.blockProved = out.length;
       turn.owed = turn.challenger; // the challenger pays
       turn.challenger = null;
       return;

@@ -58,7 +58,7 @@ function centre(ctx) {
   const deadline = msg.table?.deadline;
   const mine = ctx.me !== null && ctx.me !== undefined && (view.legal || []).length > 0;
   const banner = h("div", { class: `banner${mine ? " mine" : ""}`, role: "status" },
-    h("div", { class: "banner-text" }, describePending(view)),
+    h("div", { class: "banner-text" }, describePending(view, ctx.me)),
     mine ? h("div", { class: "banner-you", text: t("table.your_decision") }) : null,
     view.over && ctx.endClosed ? h("button", { type: "button", class: "btn chip", id: "show-result", onclick: ctx.onShowEnd, text: t("end.show") }) : null,
     waitingLine(ctx));
@@ -207,7 +207,7 @@ export function chatPanel(ctx) {
   for (const m of ctx.msg.chat || []) {
     const li = h("li", { class: `chat-msg${m.seat === ctx.me && !m.watching ? " mine" : ""}${m.watching ? " watching" : ""}` });
     li.append(h("b", { class: `who seat-colour-${(m.seat ?? 0) % 10}`, text: m.name || "?" }),
-      m.watching ? h("span", { class: "tag tag-watch", text: t("chat.watching") }) : null, document.createTextNode(" "));
+      ...(m.watching ? [h("span", { class: "tag tag-watch", text: t("chat.watching") })] : []), document.createTextNode(" "));
     li.append(h("span", { class: "chat-text", dir: "auto", text: m.text }));
     list.append(li);
   }
@@ -215,7 +215,11 @@ export function chatPanel(ctx) {
   const closed = watching && !open;
   const input = h("input", { type: "text", name: "chat", maxlength: "300", autocomplete: "off",
     placeholder: closed ? t("chat.spectator") : watching ? t("chat.placeholder_watching") : t("chat.placeholder"),
-    disabled: closed, "aria-label": t("chat.placeholder") });
+    disabled: closed, "aria-label": t("chat.placeholder"),
+    "aria-describedby": ctx.chatRefused ? "chat-refused" : null, "aria-invalid": ctx.chatRefused ? "true" : null });
+  if (ctx.chatRefused) input.value = ctx.chatRefused.text;
+  const refused = ctx.chatRefused
+    ? h("p", { class: "chat-refused", id: "chat-refused", role: "alert", text: ctx.chatRefused.reason }) : null;
   const name = watching && open ? h("input", { type: "text", name: "chat_name", id: "chat-name", autocomplete: "nickname",
     value: ctx.name(), placeholder: t("home.your_name"), "aria-label": t("home.your_name"), class: "chat-name" }) : null;
   const form = h("form", { class: "chat-form", onsubmit: (ev) => {
@@ -229,7 +233,7 @@ export function chatPanel(ctx) {
   const toggle = ctx.msg.you?.host ? h("label", { class: "chat-toggle" },
     h("input", { type: "checkbox", id: "spectator-chat", checked: open, onchange: (ev) => ctx.onSpectatorChat(ev.target.checked) }),
     h("span", { text: t("chat.spectators_may") })) : null;
-  return h("div", { class: "panel chat", role: "tabpanel" }, h("h2", { class: "panel-title", text: t("table.tab.chat") }), toggle, list, form);
+  return h("div", { class: "panel chat", role: "tabpanel" }, h("h2", { class: "panel-title", text: t("table.tab.chat") }), toggle, list, form, refused);
 }
 
 function endScreen(ctx) {

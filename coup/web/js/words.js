@@ -69,6 +69,11 @@ export function narrate(view, timeouts = new Set()) {
         node = arg ? tNodes("log.draft_known", { ...p, card: char(arg) }) : tNodes("log.draft", p); break;
       default: node = document.createTextNode(`${nameOf(view, seat)}: ${entry.move}`);
     }
+    if (node && entry.forced) { // the engine played it: the only legal move
+      const wrap = document.createDocumentFragment();
+      wrap.append(node, " ", h("span", { class: "forced-mark", text: t("log.forced") }));
+      node = wrap;
+    }
     if (node && timeouts.has(index)) {
       const wrap = document.createDocumentFragment();
       wrap.append(node, " ", h("span", { class: "timeout-mark", text: t("log.timeout") }));
@@ -106,8 +111,12 @@ function turnItem(turn, i) {
   return li;
 }
 
-// One sentence about what is happening now (for the banner over the table).
-export function describePending(view) {
+// Claims against you, said to you ("… to assassinate you"): the question you answer.
+const AGAINST_YOU = new Set(["assassinate", "steal", "examine"]);
+
+// One sentence about what is happening now (for the banner over the table, and over the
+// decision it asks: "Bot 3 claims Assassin to assassinate you"). `me`: the reader's seat.
+export function describePending(view, me = null) {
   const pend = view.pending;
   const variant = view.settings?.characters === "inquisitor" ? "inquisitor" : "ambassador";
   const phase = view.phase;
@@ -118,7 +127,8 @@ export function describePending(view) {
   if (!pend) return document.createTextNode("");
   const actor = who(view, pend.actor);
   const target = pend.target !== null && pend.target !== undefined ? who(view, pend.target) : "";
-  const key = `now.claim.${pend.action}`;
+  const you = me !== null && me !== undefined && pend.target === me && AGAINST_YOU.has(pend.action);
+  const key = you ? `now.claim_you.${pend.action}` : `now.claim.${pend.action}`;
   const card = pend.action === "exchange" ? char(variant) : pend.claim ? char(pend.claim) : "";
   const frag = document.createDocumentFragment();
   frag.append(tNodes(key, { name: actor, target, card }));
