@@ -78,6 +78,7 @@ class Recorder:
 
     def __init__(self, member: str | None) -> None:
         self.member = member
+        self.name: str | None = None  # a spectator's name, if it gave one
         self.views: list[wire.Outgoing] = []
 
     def send_view(self, view: wire.Outgoing) -> None:
