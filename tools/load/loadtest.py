@@ -225,8 +225,12 @@ def text(args: argparse.Namespace, report: dict[str, Any], pids: Any) -> str:
         + f"/healthz: p50 {report['healthz_ms']['p50']} ms, p99 {report['healthz_ms']['p99']} "
         f"ms, max {report['healthz_ms']['max']} ms\n"
         + (
-            f"CPU: server {report['server_cpu_percent']}% "
-            f"({report['server_cpu_ms_per_move']} ms a move), "
+            f"CPU: server {report['server_cpu_percent']}%"
+            + (
+                f" ({report['server_cpu_ms_per_move']} ms a move), "
+                if report.get("server_cpu_ms_per_move") is not None
+                else ", "
+            )
             if pids
             else "CPU: "
         )
