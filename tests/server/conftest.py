@@ -13,6 +13,7 @@ from coup.server.hub import Hub
 from coup.server.service import TableService
 from coup.store import open_store
 from tools.load import process
+from tools.load.fleet import drop_database, make_database
 
 
 class ServerProcess(process.ServerProcess):
@@ -44,6 +45,20 @@ def base(server: ServerProcess) -> str:
 
 def postgres_url() -> str:
     return os.environ.get("COUP_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database of the test's own: a SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'coup.db'}"
+        return
+    try:
+        made, url = make_database(postgres_url(), "coup_server_test")
+    except OSError as exc:  # pragma: no cover - PostgreSQL not running
+        pytest.skip(f"PostgreSQL is not reachable: {exc}")
+    yield url
+    drop_database(postgres_url(), made)
 
 
 @pytest.fixture

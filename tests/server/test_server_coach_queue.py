@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -27,20 +27,6 @@ from tools.load.fleet import drop_database, fresh_channel, make_database
 from tools.load.process import WorkerProcess
 
 REDIS = os.environ.get("COUP_TEST_REDIS", "redis://127.0.0.1:6379/0")
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A database of the test's own: a SQLite file, or a fresh PostgreSQL database."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'coup.db'}"
-        return
-    try:
-        made, url = make_database(postgres_url(), "coup_coach_test")
-    except OSError as exc:  # pragma: no cover - PostgreSQL not running
-        pytest.skip(f"PostgreSQL is not reachable: {exc}")
-    yield url
-    drop_database(postgres_url(), made)
 
 
 @pytest.fixture

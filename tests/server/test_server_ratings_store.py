@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,21 +18,6 @@ from coup.server.game_result import _rate
 from coup.store import SqlStore, open_store
 from coup.store import schema as s
 from coup.store.ratings import GameResult, SeatResult, count_game, empty_stats
-from tests.server.conftest import postgres_url
-from tools.load.fleet import drop_database, make_database
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'coup.db'}"
-        return
-    try:
-        made, url = make_database(postgres_url(), "coup_ratings_test")
-    except OSError as exc:  # pragma: no cover - PostgreSQL not running
-        pytest.skip(f"PostgreSQL is not reachable: {exc}")
-    yield url
-    drop_database(postgres_url(), made)
 
 
 def result(game: int, seats: list[SeatResult]) -> GameResult:
