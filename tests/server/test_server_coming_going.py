@@ -31,6 +31,24 @@ def _seat(view: dict[str, Any] | None, i: int) -> dict[str, Any]:
     return seat
 
 
+async def _start_three(base: str) -> tuple[str, str, SeatClient, SeatClient]:
+    """A table of the host (Mahshid), Sepideh and a bot, no timers, its game started:
+    the table's id, Sepideh's token, and the host's and Sepideh's connections."""
+    made = await create_table(
+        base, "Mahshid", {"seats": 3, "draft": False, "reaction_timer": 0, "turn_timer": 0}
+    )
+    table = made["table"]
+    host = await SeatClient(base, table, made["token"]).connect()
+    guest_seat = await join_table(base, table, "Sepideh", 1)
+    guest = await SeatClient(base, table, guest_seat["token"]).connect()
+    await host.send("add_bot", seat=2)
+    await host.wait(
+        lambda v: v["table"]["seats"][2] is not None and v["table"]["seats"][1]["connected"]
+    )
+    await host.send("start")
+    return table, guest_seat["token"], host, guest
+
+
 async def _finish(host: SeatClient) -> dict[str, Any]:
     """The host plays at random until the game is over (the others are bots)."""
     return await play_randomly(host, random.Random(7), timeout=60)
@@ -175,16 +193,7 @@ async def test_the_host_locks_the_table_even_during_a_game(base: str) -> None:
 
 
 async def test_a_player_who_left_and_watches_is_a_spectator_only(base: str) -> None:
-    made = await create_table(base, "Mahshid", {"seats": 3, "draft": False, "reaction_timer": 0})
-    table = made["table"]
-    host = await SeatClient(base, table, made["token"]).connect()
-    guest_seat = await join_table(base, table, "Sepideh", 1)
-    guest = await SeatClient(base, table, guest_seat["token"]).connect()
-    await host.send("add_bot", seat=2)
-    await host.wait(
-        lambda v: v["table"]["seats"][2] is not None and v["table"]["seats"][1]["connected"]
-    )
-    await host.send("start")
+    table, guest_token, host, guest = await _start_three(base)
     await guest.wait(lambda v: v["table"]["status"] == "playing")
     await guest.send("leave")
     view = await host.wait(lambda v: _seat(v, 1)["standin"] == "left")
@@ -197,7 +206,7 @@ async def test_a_player_who_left_and_watches_is_a_spectator_only(base: str) -> N
     view = await host.wait(lambda v: v["table"]["spectators"] == 0)
     assert _seat(view, 1)["connected"] is False
     # Her old token opens the table as a watcher, told she left; the seat stays unconnected.
-    guest = await SeatClient(base, table, guest_seat["token"]).connect()
+    guest = await SeatClient(base, table, guest_token).connect()
     mine = await guest.wait(lambda v: v["you"]["gone"] == "left")
     assert _seat(mine, 1)["connected"] is False
     for c in (host, guest):
@@ -216,18 +225,7 @@ def quick_grace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc
 async def _silent_guest(base: str) -> tuple[SeatClient, SeatClient]:
     """A game of the host, Sepideh (who will not answer) and a bot, no timers; it is
     Sepideh's turn."""
-    made = await create_table(
-        base, "Mahshid", {"seats": 3, "draft": False, "reaction_timer": 0, "turn_timer": 0}
-    )
-    table = made["table"]
-    host = await SeatClient(base, table, made["token"]).connect()
-    guest_seat = await join_table(base, table, "Sepideh", 1)
-    guest = await SeatClient(base, table, guest_seat["token"]).connect()
-    await host.send("add_bot", seat=2)
-    await host.wait(
-        lambda v: v["table"]["seats"][2] is not None and v["table"]["seats"][1]["connected"]
-    )
-    await host.send("start")
+    _, _, host, guest = await _start_three(base)
     for _ in range(60):  # the host and the bot play (income) until Sepideh must act
         view = await host.wait(lambda v: v["game"] is not None and not v["game"]["over"])
         if 1 in view["game"]["waiting"] and view["game"]["phase"] == "action":
@@ -283,16 +281,7 @@ async def test_a_stand_in_carries_into_the_rematch_and_its_handoffs_say_so(
     quick_grace: ServerProcess,
 ) -> None:
     base = quick_grace.base
-    made = await create_table(base, "Mahshid", {"seats": 3, "draft": False, "reaction_timer": 0})
-    table = made["table"]
-    host = await SeatClient(base, table, made["token"]).connect()
-    guest_seat = await join_table(base, table, "Sepideh", 1)
-    guest = await SeatClient(base, table, guest_seat["token"]).connect()
-    await host.send("add_bot", seat=2)
-    await host.wait(
-        lambda v: v["table"]["seats"][2] is not None and v["table"]["seats"][1]["connected"]
-    )
-    await host.send("start")
+    table, guest_token, host, guest = await _start_three(base)
     await host.wait(lambda v: v["table"]["status"] == "playing")
     await guest.close()
     await host.wait(lambda v: _seat(v, 1)["connected"] is False)
@@ -306,7 +295,7 @@ async def test_a_stand_in_carries_into_the_rematch_and_its_handoffs_say_so(
     seat = next(i for i, s in enumerate(view["table"]["seats"]) if s and s["name"] == "Sepideh")
     assert _seat(view, seat)["standin"] == "host"
     assert view["table"]["handoffs"] == [{"index": 0, "seat": seat, "reason": "host"}]
-    guest = await SeatClient(base, table, guest_seat["token"]).connect()
+    guest = await SeatClient(base, table, guest_token).connect()
     await guest.send("take_back")
     view = await guest.wait(lambda v: _seat(v, seat)["standin"] is None)
     handoffs = view["table"]["handoffs"]
