@@ -7,7 +7,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from coup.work.pool import LocalPool
-from tests.server.test_server_coach_queue import database, reader  # noqa: F401 - a test's own database
+from tests.server.conftest import database  # noqa: F401 - SQLite or a fresh PostgreSQL
+from tests.server.test_server_coach_queue import reader  # noqa: F401 - the test's own look at the store
 
 
 @pytest.fixture
