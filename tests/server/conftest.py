@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -47,18 +48,26 @@ def postgres_url() -> str:
     return os.environ.get("COUP_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 
 
+@contextmanager
+def fresh_postgres(prefix: str) -> Iterator[str]:
+    """A fresh PostgreSQL database named from `prefix`, dropped afterwards (the test is
+    skipped where PostgreSQL is not running)."""
+    try:
+        made, url = make_database(postgres_url(), prefix)
+    except OSError as exc:  # pragma: no cover - PostgreSQL not running
+        pytest.skip(f"PostgreSQL is not reachable: {exc}")
+    yield url
+    drop_database(postgres_url(), made)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A database of the test's own: a SQLite file, or a fresh PostgreSQL database."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'coup.db'}"
         return
-    try:
-        made, url = make_database(postgres_url(), "coup_server_test")
-    except OSError as exc:  # pragma: no cover - PostgreSQL not running
-        pytest.skip(f"PostgreSQL is not reachable: {exc}")
-    yield url
-    drop_database(postgres_url(), made)
+    with fresh_postgres("coup_server_test") as url:
+        yield url
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from coup.server import ratings
-from tests.server.conftest import ServerProcess
+from tests.server.conftest import ServerProcess, fresh_postgres
 from tests.server.passkey_device import Device
 from tools.load.client import SeatClient, play_randomly
 
@@ -264,15 +264,8 @@ async def test_behind_https_the_cookie_is_secure_and_a_hidden_profile_is_not_lis
 @pytest.fixture
 def postgres() -> Iterator[str]:
     """A fresh PostgreSQL database of the test's own."""
-    from tests.server.conftest import postgres_url
-    from tools.load.fleet import drop_database, make_database
-
-    try:
-        made, url = make_database(postgres_url(), "coup_profiles_test")
-    except OSError as exc:  # pragma: no cover - PostgreSQL not running
-        pytest.skip(f"PostgreSQL is not reachable: {exc}")
-    yield url
-    drop_database(postgres_url(), made)
+    with fresh_postgres("coup_profiles_test") as url:
+        yield url
 
 
 async def test_on_postgresql_too(postgres: str, tmp_path: Any) -> None:
