@@ -316,7 +316,7 @@ def create_app(
         Route("/static/{path:path}", static.plain_file),
     ]
     middleware = [
-        Middleware(Hardened),
+        Middleware(Hardened, styles=static.style_sources),
         Middleware(StoreDown, counted=metrics.backend_error),
         Middleware(AddressLimits, limiter=limiter, refused=metrics.rate_limited),
         Middleware(SameOrigin, public_url=public_url),

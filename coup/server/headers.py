@@ -3,8 +3,8 @@
 - every answer: `nosniff`, no referrer (a table's link is its secret), same-origin
   resources only;
 - a page (any `text/html`, `/static/index.html` too): a strict Content-Security-Policy
-  (scripts, styles, images, connections from this site only; no inline script or style,
-  no plugins; never framed), `Permissions-Policy` (no camera, microphone, location,
+  (scripts, styles, images, connections from this site only; no inline script, no inline
+  style but the page's own stylesheets, named by their hashes; no plugins; never framed), `Permissions-Policy` (no camera, microphone, location,
   payment, USB), `Cross-Origin-Opener-Policy: same-origin`, `X-Frame-Options: DENY`;
 - JSON (seat tokens among it): `Cache-Control: no-store`.
 
@@ -13,13 +13,22 @@ An answer that set one of these itself keeps its own.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; font-src 'self'; manifest-src 'self'; worker-src 'self'; "
-    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-)
+
+def csp(styles: Sequence[str] = ()) -> str:
+    """The pages' policy; `styles`: the hashes (`'sha256-…'`) of the styles a page carries."""
+    style = " ".join(("'self'", *styles))
+    return (
+        f"default-src 'self'; script-src 'self'; style-src {style}; "
+        "img-src 'self' data:; connect-src 'self'; font-src 'self'; manifest-src 'self'; "
+        "worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+        "frame-ancestors 'none'"
+    )
+
+
 PERMISSIONS = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 
 EVERY: list[tuple[bytes, bytes]] = [
@@ -28,7 +37,6 @@ EVERY: list[tuple[bytes, bytes]] = [
     (b"cross-origin-resource-policy", b"same-origin"),
 ]
 PAGE: list[tuple[bytes, bytes]] = [
-    (b"content-security-policy", CSP.encode()),
     (b"permissions-policy", PERMISSIONS.encode()),
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"x-frame-options", b"DENY"),
@@ -37,8 +45,9 @@ JSON: list[tuple[bytes, bytes]] = [(b"cache-control", b"no-store")]
 
 
 class Hardened:
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, styles: Sequence[str] = ()) -> None:
         self.app = app
+        self.page = [(b"content-security-policy", csp(styles).encode()), *PAGE]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -50,7 +59,7 @@ class Hardened:
                 headers = list(message.get("headers", []))
                 have = {name.lower() for name, _ in headers}
                 kind = next((v for n, v in headers if n.lower() == b"content-type"), b"")
-                extra = EVERY + (PAGE if kind.startswith(b"text/html") else [])
+                extra = EVERY + (self.page if kind.startswith(b"text/html") else [])
                 extra += JSON if kind.startswith(b"application/json") else []
                 headers += [(name, value) for name, value in extra if name not in have]
                 message = {**message, "headers": headers}

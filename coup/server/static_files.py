@@ -8,8 +8,11 @@ version, a hash of their contents.
   imports and the catalogs are relative to them, so they follow.
 - `/static/{path}`: the same files under their plain names, revalidated on each use.
 - The page (`index.html`) and the service worker (`sw.js`), rewritten for the version;
-  the page preloads every script module (one round trip for all, not one per level of
-  imports).
+  the page preloads the modules the first screen needs, the ones `js/app.js` imports
+  (one round trip for all, not one per level of imports; the other screens' code loads
+  when they are first shown), and carries its stylesheets inside it: the first paint waits for the page
+  alone, not for another round trip. The page's CSP allows exactly those styles, by
+  their hashes (`style_sources`, read by `headers.py`).
 
 Compressed once here, not per request: a request that accepts gzip gets the kept bytes.
 Editing a file under `coup/web` shows after a restart.
@@ -17,9 +20,11 @@ Editing a file under `coup/web` shows after a restart.
 
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 import mimetypes
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +34,10 @@ from starlette.responses import Response
 #: How long browsers keep a versioned file.
 YEAR = 365 * 24 * 3600
 TEXT = {".js", ".css", ".json", ".html", ".svg", ".webmanifest", ".txt"}
+#: A module's static import of another (`import { a } from "./b.js";`).
+IMPORT = re.compile(r'^import [^;]*? from "\./([\w-]+\.js)";', re.MULTILINE)
+#: A stylesheet the page links (one whose `media` is not given: it holds up the first paint).
+LINKED_CSS = re.compile(r'<link rel="stylesheet" href="/static/(css/[\w.-]+\.css)">')
 TYPES = {
     ".js": "text/javascript",
     ".webmanifest": "application/manifest+json",
@@ -65,25 +74,61 @@ class StaticFiles:
             digest.update(name.encode() + b"\0" + hashlib.sha256(body).digest())
         self.version = digest.hexdigest()[:12]
         self.prefix = f"/static/v/{self.version}/"
-        self.modules = [name for name in raw if name.startswith("js/") and name.endswith(".js")]
+        self.raw = raw
+        self.modules = self.imported("js/app.js")
+        #: The CSP sources of the styles the page carries (`'sha256-…'`).
+        self.style_sources: list[str] = []
         self.files = {name: _file(name, self.versioned(body, name)) for name, body in raw.items()}
 
     def versioned(self, body: bytes, name: str) -> bytes:
         """The page, the manifest and the service worker name the versioned URLs."""
         if name not in ("index.html", "sw.js", "manifest.webmanifest"):
             return body
-        text = body.decode("utf-8").replace('"/static/', f'"{self.prefix}')
-        if name == "index.html":  # every module fetched at once, not import by import
+        text = body.decode("utf-8")
+        if name == "index.html":
+            text = LINKED_CSS.sub(self.inlined, text)
+        text = text.replace('"/static/', f'"{self.prefix}')
+        if name == "index.html":  # the first screen's modules fetched at once, not level by level
+            # ("low": a module never holds up the first paint, it runs after the page is
+            # parsed; so the page's own text and styles go first on a slow link)
             preload = "".join(
-                f'  <link rel="modulepreload" href="{self.prefix}{module}">\n'
+                f'  <link rel="modulepreload" href="{self.prefix}{module}" fetchpriority="low">\n'
                 for module in self.modules
             )  # and English's catalog, which every language falls back on
             catalog = f"{self.prefix}i18n/en.json"
             preload += f'  <link rel="preload" href="{catalog}" as="fetch" crossorigin>\n'
+            # and the settings the app asks first, while its modules load
+            preload += '  <link rel="preload" href="/api/config" as="fetch" crossorigin>\n'
             text = text.replace('  <script type="module"', preload + '  <script type="module"', 1)
         if name == "sw.js":
             text = text.replace('"coup-static-v1"', f'"coup-static-{self.version}"')
         return text.encode("utf-8")
+
+    def imported(self, first: str) -> list[str]:
+        """`first` and the modules it imports, directly or not (not those it loads later)."""
+        seen: list[str] = []
+        todo = [first] if first in self.raw else []
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.append(name)
+            text = self.raw[name].decode("utf-8")
+            todo += [f"js/{m}" for m in IMPORT.findall(text) if f"js/{m}" in self.raw]
+        return sorted(seen)
+
+    def inlined(self, link: re.Match[str]) -> str:
+        """The stylesheet `link` names as a `<style>` element, its hash among
+        `style_sources` (the link as it is if there is no such file)."""
+        name = link.group(1)
+        if name not in self.raw:
+            return link.group(0)
+        css = self.raw[name].decode("utf-8")
+        if "</" in css:  # it would end the element early
+            raise ValueError(f"{name}: '</' cannot be carried inside the page")
+        digest = base64.b64encode(hashlib.sha256(css.encode("utf-8")).digest()).decode()
+        self.style_sources.append(f"'sha256-{digest}'")
+        return f"<style>{css}</style>"
 
     def page(self) -> File | None:
         return self.files.get("index.html")

@@ -6,13 +6,13 @@ const CACHE = "coup-static-v1";
 // Every script and catalog (a test checks this list against the folder).
 const SHELL = [
   "/", "/static/css/coup.css", "/static/css/review.css", "/static/css/tutorial.css", "/static/manifest.webmanifest", "/static/icons/icon.svg",
-  "/static/js/actions.js", "/static/js/announce.js", "/static/js/app.js", "/static/js/cards.js",
+  "/static/js/actions.js", "/static/js/announce.js", "/static/js/app.js", "/static/js/cards.js", "/static/js/chat.js",
   "/static/js/dom.js", "/static/js/home.js", "/static/js/i18n.js", "/static/js/keys.js",
   "/static/js/lobby.js", "/static/js/motion.js", "/static/js/names.js", "/static/js/net.js",
   "/static/js/reformation.js", "/static/js/rules.js", "/static/js/seats.js", "/static/js/settings.js", "/static/js/sound.js",
   "/static/js/story.js", "/static/js/table.js", "/static/js/words.js",
   "/static/js/aftergame.js", "/static/js/recordfile.js", "/static/js/replay.js",
-  "/static/js/tutorial.js", "/static/js/hints.js", "/static/js/passkey.js", "/static/js/profile.js",
+  "/static/js/tutorial.js", "/static/js/lessons.js", "/static/js/hints.js", "/static/js/passkey.js", "/static/js/profile.js",
   "/static/i18n/en.json", "/static/i18n/fa.json", "/static/i18n/he.json", "/static/i18n/id.json",
   "/static/i18n/ja.json", "/static/i18n/ro.json", "/static/i18n/es.json", "/static/i18n/de.json",
   "/static/i18n/fr.json", "/static/i18n/pt-BR.json", "/static/i18n/ar.json",

@@ -24,6 +24,7 @@ def test_persian_page_is_right_to_left_and_switchable(browser: Any, server: str)
     assert brand and lang and brand["x"] > 640 > lang["x"]
     # The rules card is one click away, in Persian.
     page.click("#rules-button")
+    page.wait_for_selector("#rules-dialog[open]")  # its code may still be on its way
     assert "بزرگ\u200cزاده" in page.inner_text("#rules-dialog")
     page.click("#rules-close")
     # Switch to English: left-to-right at once, and remembered after a reload.

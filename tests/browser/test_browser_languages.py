@@ -48,6 +48,7 @@ def test_japanese_page_shows_japanese(browser: Any, server: str) -> None:
     assert page.inner_text("#create") == "新しいテーブルを開く"
     assert page.evaluate("getComputedStyle(document.body).wordBreak") == "auto-phrase"
     page.click("#rules-button")
+    page.wait_for_selector("#rules-dialog[open]")  # its code may still be on its way
     rules = page.inner_text("#rules-dialog")
     assert "デューク" in rules and "宮廷" in rules and "Duke" not in rules
     ctx.close()
@@ -144,6 +145,7 @@ def test_arabic_is_right_to_left_with_arabic_fonts_and_digits_0_9(
     page.fill("#home-name", "سارة")
     assert page.inner_text("#home-name-count") == "4 / 24"
     page.click("#rules-button")
+    page.wait_for_selector("#rules-dialog[open]")  # its code may still be on its way
     text = page.inner_text("#rules-dialog")
     assert "الدوق" in text and "البلاط" in text and "Duke" not in text
     page.click("#rules-close")

@@ -199,6 +199,7 @@ def test_a_reformation_table_in_the_browser(browser: Any, server: str) -> None:
     assert [v for v in axe(sara) if any(k in v for k in ours)] == [], "a Reformation table"
     # The rules card has the expansion, open at this table.
     sara.click("#rules-button")
+    sara.wait_for_selector("#rules-dialog[open]")  # its code may still be on its way
     assert sara.locator(".rules-reformation[open]").count() == 1
     sara.locator(".rules-reformation").scroll_into_view_if_needed()
     shots.take(sara, "rules", full=False)

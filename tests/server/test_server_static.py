@@ -28,6 +28,12 @@ def test_files_are_compressed_once_and_versioned_by_their_contents(tmp_path: Pat
     assert f'"/static/v/{static.version}/js/app.js"' in worker
     assert f'"coup-static-{static.version}"' in worker
     assert StaticFiles(WEB).version == static.version  # the same files, the same version
+    # the page carries its stylesheets, and preloads the first screen's modules only
+    assert (WEB / "css" / "coup.css").read_text() in page
+    assert '<link rel="stylesheet"' not in page
+    preloaded = set(re.findall(r'rel="modulepreload" href="/static/v/\w+/(js/[\w-]+\.js)"', page))
+    assert {"js/app.js", "js/home.js", "js/i18n.js", "js/lessons.js"} <= preloaded
+    assert not {"js/table.js", "js/lobby.js", "js/replay.js", "js/tutorial.js"} & preloaded
     copy = tmp_path / "web"
     copy.mkdir()
     for name in ("index.html", "sw.js"):

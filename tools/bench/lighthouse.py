@@ -33,8 +33,11 @@ def audit(lighthouse: str, url: str, out: Path) -> dict[str, Any]:
     flags = "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"
     cmd = [lighthouse, url, "--output=json", f"--output-path={out}", "--quiet",
         f"--chrome-flags={flags}", "--only-categories=performance,accessibility,best-practices,seo"]  # fmt: skip
-    subprocess.run(cmd, check=True, env={**os.environ, "CHROME_PATH": CHROMIUM}, timeout=300)
-    report = json.loads(out.read_text())
+    for _ in range(3):  # a trace Chromium failed to record (NO_NAVSTART) is taken again
+        subprocess.run(cmd, check=True, env={**os.environ, "CHROME_PATH": CHROMIUM}, timeout=300)
+        report = json.loads(out.read_text())
+        if not report.get("runtimeError"):
+            break
     audits = report["audits"]
     return {
         "url": url,

@@ -1,25 +1,36 @@
 // The page's controller: routing (/ and /t/{table}), the connection, and which screen shows.
-import { decisionKey, guardLeft } from "./actions.js";
-import { announceView, announcing, hushAnnouncements, placeAnnouncement, resetAnnouncements, speak } from "./announce.js";
 import { clear, clearToast, copyText, h, toast } from "./dom.js";
 import { LANGUAGES, has, language, onLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
 import { checkedName, renderHome } from "./home.js";
 import { installKeys } from "./keys.js";
-import { goneNote, renderLobby, seatOffer } from "./lobby.js";
-import { animate } from "./motion.js";
 import { setBots } from "./names.js";
 import { ApiError, api, device, TableSocket, tokens } from "./net.js";
-import { forget, renderLeaderboard, renderLinkPage, renderProfilePage } from "./profile.js";
-import { openReplay, openUploaded } from "./replay.js";
-import { renderRules } from "./rules.js";
 import { FALLBACK_CONFIG } from "./settings.js";
 import { play, setSound, soundOn } from "./sound.js";
-import { chatPanel, renderTable, tickCountdown } from "./table.js";
-import { markTutorial, tutorialPanel } from "./tutorial.js";
 
 const screen = document.getElementById("screen");
-// The after-game screens' styles load without holding up the first paint (index.html).
-document.getElementById("later-css")?.setAttribute("media", "all");
+
+// The screens' code past the home loads when a screen first needs it (the home does not
+// wait for the table's): `parts.lobby`, `parts.table`, ... once loaded. A table's page asks
+// for the lobby's while its connection opens, and for the game's once the lobby shows.
+const PARTS = {
+  lobby: () => Promise.all([import("./lobby.js"), import("./chat.js")]).then((mods) => Object.assign({}, ...mods)),
+  table: () => Promise.all([import("./table.js"), import("./actions.js"), import("./announce.js"),
+    import("./motion.js"), import("./tutorial.js")]).then((mods) => Object.assign({}, ...mods)),
+  replay: () => import("./replay.js"),
+  profile: () => import("./profile.js"),
+  rules: () => import("./rules.js"),
+};
+const parts = {};
+const loading = {};
+function need(name) {
+  loading[name] ??= PARTS[name]().then((mod) => { parts[name] = mod; return mod; },
+    (err) => { delete loading[name]; throw err; }); // offline: asked again next time
+  return loading[name];
+}
+// Render once `name` has loaded (a screen shown before its code came).
+function renderWhenLoaded(name) { need(name).then(() => render(), () => showOffline()); }
+const guardLeft = () => parts.table?.guardLeft() ?? 0;
 
 const app = {
   config: FALLBACK_CONFIG,
@@ -97,7 +108,7 @@ const app = {
   showGame() { app.forceLobby = false; render(); },
   showLobby() { app.forceLobby = true; render(); },
 
-  chatPanel() { return chatPanel(tableCtx()); },
+  chatPanel() { return parts.lobby.chatPanel(tableCtx()); }, // in the lobby, once its code came
   rerender() { render(); },
 };
 window.coupApp = app; // for debugging and tests
@@ -147,7 +158,7 @@ function tableCtx() {
     },
     chatRefused: app.chatRefused,
     onRematch: () => app.send({ type: "rematch" }),
-    seatOffer: (id) => seatOffer(app, id),
+    seatOffer: (id) => parts.lobby.seatOffer(app, id),
     go: (path) => app.go(path),
     onLobby: () => app.showLobby(),
     endClosed: app.endClosed === msg.table?.game,
@@ -199,7 +210,7 @@ function fitDock() {
   const dock = screen.querySelector(".dock.deciding");
   const pinned = dock && getComputedStyle(dock).position === "fixed";
   document.body.style.paddingBottom = pinned ? `${dock.offsetHeight + 8}px` : "";
-  placeAnnouncement();
+  parts.table?.placeAnnouncement();
 }
 
 function renderScreen() {
@@ -207,6 +218,8 @@ function renderScreen() {
   if (/^\/(replay|t\/[^/]+\/games\/\d+\/replay)\/?$/.test(path)) { route(); return; } // e.g. a new language
   const profilePage = path.match(/^\/p\/([^/]+)\/?$/);
   if (profilePage || path === "/leaderboard" || path === "/link") {
+    if (!parts.profile) { renderWhenLoaded("profile"); return; }
+    const { renderLeaderboard, renderLinkPage, renderProfilePage } = parts.profile;
     screen.dataset.screen = "profile";
     clear(document.getElementById("topbar-info"));
     if (profilePage) renderProfilePage(screen, app, decodeURIComponent(profilePage[1]));
@@ -222,6 +235,8 @@ function renderScreen() {
   }
   const msg = app.msg;
   if (!msg) return;
+  if (!parts.lobby) { renderWhenLoaded("lobby"); return; }
+  const { goneNote, renderLobby } = parts.lobby;
   const info = clear(document.getElementById("topbar-info"));
   const link = `${location.origin}/t/${msg.table.id}`;
   info.append(h("button", { type: "button", class: "table-chip", id: "chip-link", title: t("lobby.copy"),
@@ -234,7 +249,7 @@ function renderScreen() {
   }
   if (msg.you?.seat === null || msg.you?.seat === undefined) {
     // A seat is free between games: one tap sits down (the lobby shows its own buttons).
-    const offer = msg.table.status === "over" && !app.forceLobby ? seatOffer(app, "chip-take-seat") : null;
+    const offer = msg.table.status === "over" && !app.forceLobby ? parts.lobby.seatOffer(app, "chip-take-seat") : null;
     if (offer) info.append(offer);
     else info.append(h("span", { class: "tag tag-watch", text: t("table.watching") }));
   }
@@ -245,7 +260,11 @@ function renderScreen() {
   if (status === "lobby" || !msg.game || (status === "over" && (app.forceLobby || newcomer))) {
     screen.dataset.screen = "lobby";
     renderLobby(screen, app);
+  } else if (!parts.table) {
+    renderWhenLoaded("table");
+    return;
   } else {
+    const { markTutorial, renderTable, tutorialPanel } = parts.table;
     screen.dataset.screen = "table";
     const ctx = tableCtx();
     const mine = (msg.game.legal || []).length > 0;
@@ -263,7 +282,34 @@ function renderScreen() {
   if (gone) screen.prepend(gone);
 }
 
+// Views that came before the code of their screen: shown in order once it has.
+const early = [];
 function onView(msg, fresh) {
+  if (early.length || !parts.lobby || (msg.game && !parts.table)) {
+    early.push([msg, fresh]);
+    if (early.length === 1) showEarly();
+    return;
+  }
+  showView(msg, fresh);
+  need("table").catch(() => { /* asked again when a game shows */ }); // before the game starts
+}
+
+async function showEarly() {
+  try {
+    while (early.length) {
+      const [msg, fresh] = early[0];
+      await need("lobby");
+      if (msg.game) await need("table");
+      if (early[0]?.[0] === msg) early.shift(); else return; // the table was left meanwhile
+      showView(msg, fresh);
+    }
+  } catch {
+    early.length = 0;
+    showOffline();
+  }
+}
+
+function showView(msg, fresh) {
   const prev = app.msg;
   app.msg = msg;
   app.busy = false;
@@ -282,18 +328,19 @@ function onView(msg, fresh) {
     setBots(game.players.map((p, i) => (seats[i]?.kind === "bot" && seats[i].name === p.name ? i : null)).filter((i) => i !== null));
   }
   const before = prev?.game && prev.table.game === msg.table.game ? prev.game : null;
-  const decidedBefore = (before?.legal || []).length > 0 && decisionKey(before) === decisionKey(game);
+  const table = parts.table; // loaded when the game shows (onView)
+  const decidedBefore = (before?.legal || []).length > 0 && table?.decisionKey(before) === table?.decisionKey(game);
   if (game?.over && before && !before.over && !fresh) holdEnd(msg.table.game);
   render();
   if (screen.dataset.screen === "table") {
-    announceView(game, msg.table.game, fresh);
-    if (!fresh) animate(screen, before, game);
+    table.announceView(game, msg.table.game, fresh);
+    if (!fresh) table.animate(screen, before, game);
     if ((game?.legal || []).length && !decidedBefore && !game.over) {
       const prompt = screen.querySelector(".decision .prompt")?.textContent || "";
-      speak(`${t("table.your_decision")}: ${prompt}`);
+      table.speak(`${t("table.your_decision")}: ${prompt}`);
       if (!fresh) play("decision");
     }
-  } else resetAnnouncements();
+  } else table?.resetAnnouncements();
   if (app.playNow && msg.you?.host && msg.table.status === "lobby") fillWithBots(msg);
 }
 
@@ -307,9 +354,9 @@ function holdEnd(game) {
   const until = Date.now() + END_HOLD_MS;
   const release = () => {
     if (app.endHeld !== game) return;
-    if (announcing() && Date.now() < until) { setTimeout(release, 150); return; }
+    if (parts.table.announcing() && Date.now() < until) { setTimeout(release, 150); return; }
     app.endHeld = null;
-    hushAnnouncements();
+    parts.table.hushAnnouncements();
     if (app.msg?.table.game === game) render();
   };
   setTimeout(release, 300); // the last view's announcements are queued after this render
@@ -362,6 +409,7 @@ function showMissing() {
 
 // Close the table's socket on purpose and say so: no "reconnecting" bar, no red dot.
 function leaveTable() {
+  early.length = 0;
   app.socket?.close(); app.socket = null; app.msg = null; app.table = null;
   document.getElementById("net").dataset.state = "online";
   document.body.dataset.net = "online";
@@ -375,8 +423,11 @@ async function route() {
   if (replay || path === "/replay") { // the replay viewer (js/replay.js): no socket
     leaveTable();
     clear(document.getElementById("topbar-info"));
-    if (replay) openReplay(screen, app, replay[1], Number(replay[2]));
-    else openUploaded(screen, app);
+    let viewer;
+    try { viewer = await need("replay"); } catch { showOffline(); return; }
+    if (location.pathname !== path) return; // gone elsewhere meanwhile
+    if (replay) viewer.openReplay(screen, app, replay[1], Number(replay[2]));
+    else viewer.openUploaded(screen, app);
     return;
   }
   const m = path.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
@@ -387,16 +438,20 @@ async function route() {
   }
   if (!m) {
     leaveTable();
-    forget(); // a profile page or the leaderboard is asked again when it is opened again
+    parts.profile?.forget(); // a profile page or the leaderboard is asked again when it is opened again
     render();
     return;
   }
   if (app.table === m[1] && app.socket) { render(); return; }
   app.socket?.close();
+  early.length = 0; // the last table's views
   app.table = m[1]; app.msg = null; app.unread = 0; app.chatRefused = null; app.seenChat = 0; app.forceLobby = false;
-  resetAnnouncements();
-  screen.dataset.screen = "loading";
-  clear(screen).append(h("div", { class: "loading", "aria-busy": "true" }, h("span", { class: "spinner" })));
+  parts.table?.resetAnnouncements();
+  need("lobby").catch(() => { /* asked again when the first view comes */ });
+  if (screen.dataset.screen !== "loading") { // the page's own loading screen stays till the lobby
+    screen.dataset.screen = "loading";
+    clear(screen).append(h("div", { class: "loading", "aria-busy": "true" }, h("span", { class: "spinner" })));
+  }
   try {
     await api("GET", `/api/tables/${encodeURIComponent(app.table)}`);
   } catch (err) {
@@ -419,13 +474,15 @@ function setupChrome() {
     document.title = t("app.name");
     render();
     const dlg = document.getElementById("rules-dialog");
-    if (dlg.open) renderRules(dlg, app.msg?.game?.settings?.characters || "ambassador", playsReformation());
+    if (dlg.open) parts.rules.renderRules(dlg, app.msg?.game?.settings?.characters || "ambassador", playsReformation());
   });
   const dialog = document.getElementById("rules-dialog");
-  document.getElementById("rules-button").addEventListener("click", () => {
-    renderRules(dialog, app.msg?.game?.settings?.characters || app.msg?.table?.settings?.characters || "ambassador",
+  document.getElementById("rules-button").addEventListener("click", async () => {
+    let rules;
+    try { rules = await need("rules"); } catch { toast(t("offline.text"), "error"); return; }
+    rules.renderRules(dialog, app.msg?.game?.settings?.characters || app.msg?.table?.settings?.characters || "ambassador",
       playsReformation());
-    dialog.showModal();
+    if (!dialog.open) dialog.showModal();
   });
   dialog.addEventListener("click", (ev) => { if (ev.target === dialog) dialog.close(); });
   document.getElementById("brand").addEventListener("click", (ev) => { ev.preventDefault(); app.go("/"); });
@@ -443,9 +500,26 @@ function setupChrome() {
   showSound();
   installKeys(screen, () => guardLeft() > 0 || app.busy || !app.online);
   window.addEventListener("resize", fitDock);
-  window.addEventListener("scroll", placeAnnouncement, { passive: true }); // the tiles moved under it
+  window.addEventListener("scroll", () => parts.table?.placeAnnouncement(), { passive: true }); // the tiles moved under it
   window.addEventListener("offline", () => { if (!app.msg) showOffline(); });
-  setInterval(() => { if (app.msg?.table?.deadline && screen.dataset.screen === "table") tickCountdown(screen, tableCtx()); }, 250);
+  setInterval(() => { if (app.msg?.table?.deadline && screen.dataset.screen === "table") parts.table?.tickCountdown(screen, tableCtx()); }, 250);
+}
+
+// Once the page has painted its own first lines (the browser's first contentful paint),
+// so that a fast load shows them before the app replaces them: at once on a slow
+// network, where the page paints long before its scripts come. At most a second (a
+// browser without paint timing, a tab in the background).
+function painted() {
+  const FCP = "first-contentful-paint";
+  return new Promise((done) => {
+    if (performance.getEntriesByType?.("paint").some((e) => e.name === FCP)) { done(); return; }
+    setTimeout(done, 1000);
+    try {
+      new PerformanceObserver((list, seen) => {
+        if (list.getEntries().some((e) => e.name === FCP)) { seen.disconnect(); done(); }
+      }).observe({ type: "paint" });
+    } catch { done(); }
+  });
 }
 
 async function main() {
@@ -458,7 +532,9 @@ async function main() {
   try { app.config = { ...FALLBACK_CONFIG, ...(await config) }; } catch (err) {
     if (err.code === "network" || !navigator.onLine) { showOffline(); return; }
   }
+  await painted(); // the page's own first lines are seen before the app replaces them
   await route();
+  need("rules").catch(() => { /* asked again when opened */ }); // the Rules button opens at once
 }
 
 main();

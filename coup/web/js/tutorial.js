@@ -3,15 +3,14 @@
 // script and steps /api/config lists). This module shows the steps above the table: each
 // points at its part of the table, waits for the player's move or for "Next", and says
 // what happened. Back re-reads a step, Skip plays the step's move, Leave goes home;
-// progress is kept in this browser (localStorage `coup.tutorial`).
+// progress is kept in this browser (lessons.js).
 import { guardLeft } from "./actions.js";
 import { speak } from "./announce.js";
 import { h } from "./dom.js";
 import { language, num, t } from "./i18n.js";
+import { EPILOGUES, progress, save, startTutorial } from "./lessons.js";
 import { seatName } from "./seats.js";
 
-const STORE = "coup.tutorial";
-export const EPILOGUES = ["inquisitor", "reformation"];
 const TARGETS = {
   me: ".me", treasury: ".pile.treasury", court: ".pile.court", reserve: ".pile.reserve",
   decision: ".me .dock", log: ".panel.log",
@@ -21,16 +20,6 @@ let focused = ""; // what the guide last focused: the step and the control
 // The step's panel last shown: kept while nothing in it changes, so that a view arriving
 // (a bot's move) does not replace the button under a finger or a pointer mid-tap.
 let kept = null;
-
-export function progress() { try { return JSON.parse(localStorage.getItem(STORE) || "null"); } catch { return null; } }
-function save(p) { try { localStorage.setItem(STORE, JSON.stringify(p)); } catch { /* private mode */ } }
-
-// Start a tutorial (`name`: base, inquisitor, reformation): a table with its setting,
-// bots in the two other seats, started at once.
-export async function startTutorial(app, name, player) {
-  const made = await app.createTable(player, { tutorial: name }, true);
-  if (made) save({ table: made.table, name, step: 0, back: 0, closed: false });
-}
 
 // The game's moves the script lists (neither a pass nor one the engine played), and how
 // many of the script's the game played; null once it left the script.

@@ -1,0 +1,83 @@
+"""The first screen first: the page paints its own first lines (the title and the tagline,
+laid out as the home lays them out) before any script has come, and the app replaces
+them without a jump; the home loads none of the table's code; a table's page loads the
+lobby's code, then the game's once the lobby shows; views that come before their
+screen's code wait for it, in order."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from browser_driver import create_table
+from playwright.sync_api import Request, Route
+
+pytestmark = pytest.mark.browser
+
+TABLE_CODE = {"table.js", "lobby.js", "tutorial.js", "actions.js", "announce.js", "replay.js"}
+
+
+def _modules(requests: list[Request]) -> set[str]:
+    return {r.url.rsplit("/", 1)[-1] for r in requests if "/js/" in r.url}
+
+
+def test_the_page_shows_its_first_lines_before_the_app_and_the_home_needs_no_table_code(
+    browser: Any, server: str
+) -> None:
+    context = browser.new_context(
+        locale="en-US", viewport={"width": 412, "height": 823}, service_workers="block"
+    )
+    page = context.new_page()
+    requested: list[Request] = []
+    page.on("request", lambda request: requested.append(request))
+    held: list[Route] = []
+    page.route(
+        "**/js/app.js", lambda route: held.append(route)
+    )  # the app's code held back: a slow link
+    page.goto(server + "/?lang=en", wait_until="commit")
+    page.wait_for_selector(".hero .tagline")
+    assert page.locator(".hero-title").text_content() == "Coup"
+    assert "Bluff, bribe and betray" in (page.locator(".tagline").text_content() or "")
+    shell = page.locator(".hero .tagline").bounding_box()
+    assert page.locator("#home-name").count() == 0 and held  # no app yet
+    for route in held:
+        route.continue_()
+    page.unroute("**/js/app.js")
+    page.wait_for_selector("#home-name")
+    home = page.locator(".hero .tagline").bounding_box()
+    assert shell and home  # the same lines, no larger: nothing grows when the app comes
+    assert (home["width"], home["height"]) == (shell["width"], shell["height"])
+    page.wait_for_selector("#profile-panel")  # the panels that load after the home shows
+    page.wait_for_selector("#record-drop")
+    loaded = _modules(requested)
+    assert {"app.js", "home.js", "profile.js", "recordfile.js"} <= loaded
+    assert not loaded & TABLE_CODE, loaded & TABLE_CODE
+
+    # A table's page: the lobby's code, then the game's once the lobby shows.
+    url = create_table(page, server, "Mahshid")
+    assert {"lobby.js", "chat.js"} <= _modules(requested)
+    deadline = time.monotonic() + 10
+    while "table.js" not in _modules(requested) and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert {"table.js", "tutorial.js", "announce.js"} <= _modules(requested)
+    context.close()
+
+    # Straight to a table's page, its code held back: the page's own lines stay until the
+    # lobby's code came, then the lobby shows (its views waited for it).
+    context = browser.new_context(locale="en-US", service_workers="block")
+    page = context.new_page()
+    held = []
+    page.route("**/js/lobby.js", lambda route: held.append(route))
+    page.goto(url)
+    page.wait_for_function("() => document.getElementById('screen').dataset.screen === 'loading'")
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held and page.locator(".hero .tagline").count() == 1
+    assert page.locator(".lobby-seats").count() == 0
+    for route in held:
+        route.continue_()
+    page.wait_for_selector(".lobby-seats")
+    assert page.locator(".hero .tagline").count() == 0
+    context.close()
