@@ -4,8 +4,9 @@
   resources only;
 - a page (any `text/html`, `/static/index.html` too): a strict Content-Security-Policy
   (scripts, styles, images, connections from this site only; no inline script, no inline
-  style but the page's own stylesheets, named by their hashes; no plugins; never framed), `Permissions-Policy` (no camera, microphone, location,
-  payment, USB), `Cross-Origin-Opener-Policy: same-origin`, `X-Frame-Options: DENY`;
+  style but the page's own stylesheets, named by their hashes; no plugins; never
+  framed), `Permissions-Policy` (no camera, microphone, location, payment, USB),
+  `Cross-Origin-Opener-Policy: same-origin`, `X-Frame-Options: DENY`;
 - JSON (seat tokens among it): `Cache-Control: no-store`.
 
 An answer that set one of these itself keeps its own.
