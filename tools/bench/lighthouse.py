@@ -34,11 +34,17 @@ def audit(lighthouse: str, url: str, out: Path) -> dict[str, Any]:
     flags = "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"
     cmd = [lighthouse, url, "--output=json", f"--output-path={out}", "--quiet",
         f"--chrome-flags={flags}", "--only-categories=performance,accessibility,best-practices,seo"]  # fmt: skip
-    for _ in range(3):  # a trace Chromium failed to record (NO_NAVSTART) is taken again
-        subprocess.run(cmd, check=True, env={**os.environ, "CHROME_PATH": CHROMIUM}, timeout=300)
-        report = json.loads(out.read_text())
-        if not report.get("runtimeError"):
+    for attempt in range(3):  # a trace Chromium failed to record (NO_NAVSTART): again
+        out.unlink(missing_ok=True)
+        env = {**os.environ, "CHROME_PATH": CHROMIUM}
+        done = subprocess.run(cmd, env=env, timeout=300, check=False)
+        report = json.loads(out.read_text()) if out.exists() else {}
+        if done.returncode == 0 and "categories" in report and not report.get("runtimeError"):
             break
+        if attempt == 2:
+            raise SystemExit(
+                f"lighthouse failed three times on {url}: {report.get('runtimeError')}"
+            )
     audits = report["audits"]
     return {
         "url": url,
