@@ -53,7 +53,7 @@ async def play_to_the_end(service: TableService, table: Table) -> None:
             try:
                 await service.dealer.play(table, 0, str(rng.choice(state.legal(0))), table.version)
             except ProtocolError as exc:
-                assert exc.code == "stale"
+                assert exc.code in ("stale", "no_game_running")  # a bot moved, or ended it
         await asyncio.sleep(0.001)
 
 
