@@ -57,9 +57,9 @@ def test_the_page_shows_its_first_lines_before_the_app_and_the_home_needs_no_tab
     # A table's page: the lobby's code, then the game's once the lobby shows.
     url = create_table(page, server, "Mahshid")
     assert {"lobby.js", "chat.js"} <= _modules(requested)
-    deadline = time.monotonic() + 10
-    while "table.js" not in _modules(requested) and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
+    page.wait_for_function(  # once the lobby shows, before a game starts
+        "() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/js/table.js'))"
+    )
     assert {"table.js", "tutorial.js", "announce.js"} <= _modules(requested)
     context.close()
 

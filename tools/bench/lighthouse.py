@@ -34,9 +34,9 @@ def audit(lighthouse: str, url: str, out: Path) -> dict[str, Any]:
     flags = "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"
     cmd = [lighthouse, url, "--output=json", f"--output-path={out}", "--quiet",
         f"--chrome-flags={flags}", "--only-categories=performance,accessibility,best-practices,seo"]  # fmt: skip
+    env = {**os.environ, "CHROME_PATH": CHROMIUM}
     for attempt in range(3):  # a trace Chromium failed to record (NO_NAVSTART): again
         out.unlink(missing_ok=True)
-        env = {**os.environ, "CHROME_PATH": CHROMIUM}
         done = subprocess.run(cmd, env=env, timeout=300, check=False)
         report = json.loads(out.read_text()) if out.exists() else {}
         if done.returncode == 0 and "categories" in report and not report.get("runtimeError"):

@@ -13,12 +13,14 @@ const screen = document.getElementById("screen");
 // The screens' code past the home loads when a screen first needs it (the home does not
 // wait for the table's): `parts.lobby`, `parts.table`, ... once loaded. A table's page asks
 // for the lobby's while its connection opens, and for the game's once the lobby shows.
+const together = (...loads) => Promise.all(loads).then((mods) => Object.assign({}, ...mods));
 const PARTS = {
-  lobby: () => Promise.all([import("./lobby.js"), import("./chat.js")]).then((mods) => Object.assign({}, ...mods)),
-  table: () => Promise.all([import("./table.js"), import("./actions.js"), import("./announce.js"),
-    import("./motion.js"), import("./tutorial.js")]).then((mods) => Object.assign({}, ...mods)),
+  lobby: () => together(import("./lobby.js"), import("./chat.js")),
+  table: () => together(import("./table.js"), import("./actions.js"), import("./announce.js"),
+    import("./motion.js"), import("./tutorial.js")),
   replay: () => import("./replay.js"),
   profile: () => import("./profile.js"),
+  record: () => import("./recordfile.js"),
   rules: () => import("./rules.js"),
 };
 const parts = {};
@@ -74,7 +76,6 @@ const app = {
       return made;
     } catch (err) { showError(err); return null; }
   },
-  rerender() { render(); },
 
   // `seat` null: the lowest free seat. Without a name yet, the lobby asks for one.
   async takeSeat(seat) {
@@ -110,6 +111,8 @@ const app = {
 
   chatPanel() { return parts.lobby.chatPanel(tableCtx()); }, // in the lobby, once its code came
   rerender() { render(); },
+  parts, // the screens' code loaded so far (PARTS), and what loads more
+  need,
 };
 window.coupApp = app; // for debugging and tests
 

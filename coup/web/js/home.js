@@ -7,11 +7,10 @@ import { EPILOGUES, progress, startTutorial } from "./lessons.js";
 
 // Panels whose code loads once the home shows (the first screen does not wait for it): a
 // box in their place until it came, then the panel; at once on the home's next renders.
-const loaded = {};
-function later(name, load, make) {
-  if (loaded[name]) return make(loaded[name]);
+function later(app, name, make) {
+  if (app.parts[name]) return make(app.parts[name]);
   const box = h("div", { class: "panel-card", "aria-busy": "true" });
-  load().then((mod) => { loaded[name] = mod; if (box.isConnected) box.replaceWith(make(mod)); },
+  app.need(name).then((mod) => { if (box.isConnected) box.replaceWith(make(mod)); },
     () => box.remove()); // offline: the home without it
   return box;
 }
@@ -116,7 +115,7 @@ export function renderHome(root, app) {
     h("div", { class: "hero-cards", "aria-hidden": "true" },
       ...["duke", "assassin", "captain", "ambassador", "contessa"].map((c) => cardFace(c, { size: "md" }))));
   clear(root).append(hero, h("div", { class: "home-grid" }, newTable, h("div", { class: "home-side" }, learnBox,
-    later("profile", () => import("./profile.js"), (mod) => mod.profilePanel(app)), join, recentBox,
-    later("record", () => import("./recordfile.js"), (mod) => mod.recordPanel(app)),
+    later(app, "profile", (mod) => mod.profilePanel(app)), join, recentBox,
+    later(app, "record", (mod) => mod.recordPanel(app)),
     h("div", { class: "panel-card about" }, h("h2", { text: t("home.about") }), h("p", { text: t("home.about_text") })))));
 }
