@@ -80,4 +80,7 @@ def test_the_page_shows_its_first_lines_before_the_app_and_the_home_needs_no_tab
         route.continue_()
     page.wait_for_selector(".lobby-seats")
     assert page.locator(".hero .tagline").count() == 0
+    page.wait_for_function(  # a lobby shown from a view that waited still fetches the game's
+        "() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/js/table.js'))"
+    )
     context.close()

@@ -294,7 +294,6 @@ function onView(msg, fresh) {
     return;
   }
   showView(msg, fresh);
-  need("table").catch(() => { /* asked again when a game shows */ }); // before the game starts
 }
 
 async function showEarly() {
@@ -345,6 +344,7 @@ function showView(msg, fresh) {
     }
   } else table?.resetAnnouncements();
   if (app.playNow && msg.you?.host && msg.table.status === "lobby") fillWithBots(msg);
+  if (!parts.table) need("table").catch(() => { /* asked again when a game shows */ }); // before the game starts
 }
 
 // The game just ended before our eyes: the table shows the last moves' announcements
