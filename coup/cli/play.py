@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
+from rich.markup import escape
 
 import coup
 from coup.cli import play_screen
@@ -286,9 +287,18 @@ def save(console: Console, state: coup.State, path: str) -> bool:
         fd, rescue = tempfile.mkstemp(prefix="coup-game-", suffix=".json")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
-        console.print(f"[red]Could not write {path}: {e.strerror}.[/] The game is in {rescue}.")
+        console.print(
+            f"[red]Could not write {escape(str(path))}: {e.strerror}.[/] The game is in {rescue}.",
+            soft_wrap=True,
+        )
         return False
-    console.print(f"Game record saved to {path} (replay it with: coup replay {path}).")
+    # whole lines, the path as typed: a terminal's copy of it is the path
+    console.print(
+        f"Game record saved to {path} (replay it with: coup replay {path}).",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
     return True
 
 

@@ -46,7 +46,9 @@ def assert_clean(proc: subprocess.CompletedProcess[str]) -> None:
     ],
 )
 def test_play_a_whole_game_and_save_it(tmp_path: Path, options: list[str]) -> None:
-    save = tmp_path / "game.json"
+    folder = tmp_path / ("a folder with a long name, " * 4)  # past the terminal's width
+    folder.mkdir()
+    save = folder / "game [1].json"  # not rich markup
     proc = run_play(
         [*options, "--seed", "11", "--bots", "random", "--save", str(save)], ["1"] * 600
     )
