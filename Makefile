@@ -55,10 +55,13 @@ services:
 test: $(DEVSTAMP) core chromium nginx services
 	$(VENV)/bin/ruff check coup tools tests setup.py
 	$(VENV)/bin/mypy
-	COUP_EXPECT_COMPILED=$(EXPECT_COMPILED) $(PY) -m pytest -q
+	# two workers, each taking whole test files (a file's fixtures stay in one process);
+	# then the tests that time something, with nothing running beside them
+	COUP_EXPECT_COMPILED=$(EXPECT_COMPILED) $(PY) -m pytest -q -n 2 --dist loadfile -m "not alone"
+	COUP_EXPECT_COMPILED=$(EXPECT_COMPILED) $(PY) -m pytest -q -m alone
 	# the core as users without a compiler get it: the rules, records, bots and learning
 	# environments again on the pure-Python modules
-	COUP_PURE=1 $(PY) -m pytest -q -p no:cacheprovider tests/rules tests/bots tests/envs \
+	COUP_PURE=1 $(PY) -m pytest -q -n 2 -p no:cacheprovider tests/rules tests/bots tests/envs \
 	  tests/cli/test_replay_cli.py
 
 # The hand-written C (the generator, the observation writer) built with AddressSanitizer and

@@ -33,6 +33,7 @@ from tools.load.process import ServerProcess, free_port
 
 pytestmark = [
     pytest.mark.timeout(240),
+    pytest.mark.alone,  # clients back within BACK_WITHIN seconds
     pytest.mark.skipif(
         nginx_site.binary() is None,
         reason="nginx is not installed (`make nginx` installs Debian's; apt-get failed here)",
