@@ -15,8 +15,10 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -151,6 +153,18 @@ def plain_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
     proc.stop()
 
 
+async def _to_move(clients: list[SeatClient], after: int) -> tuple[SeatClient, dict[str, Any]]:
+    """The client with a decision in a view newer than version `after`, and that view."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        for c in clients:
+            v = c.view
+            if v and v["version"] > after and v["game"] and v["game"]["legal"]:
+                return c, v
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"no decision after version {after}")
+
+
 async def _a_game(base: str) -> list[SeatClient]:
     made = await create_table(base, "Host", {"seats": 2, "draft": False})
     other = await join_table(base, made["table"], "Guest")
@@ -160,14 +174,12 @@ async def _a_game(base: str) -> list[SeatClient]:
     ]
     await clients[0].wait(lambda v: v["you"]["host"])
     await clients[0].send("start")
-    for _ in range(3):  # three moves, whoever's they are
-        await clients[0].wait(lambda v: v["game"] is not None)
-        for c in clients:
-            v = await c.wait(lambda v: v["game"] is not None)
-            if v["game"]["legal"]:
-                await c.send("move", move=v["game"]["legal"][0], version=v["version"])
-                await c.wait(lambda v, was=v["version"]: v["version"] > was)
-                break
+    after = 0
+    for _ in range(3):  # three moves, whoever's they are: each on a view newer than the last
+        client, view = await _to_move(clients, after)
+        await client.send("move", move=view["game"]["legal"][0], version=view["version"])
+        after = view["version"]
+        await client.wait(lambda v, was=after: v["version"] > was)  # the move was played
     return clients
 
 
