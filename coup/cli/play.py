@@ -17,6 +17,7 @@ import json
 import os
 import random
 import secrets
+import shlex
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -288,13 +289,14 @@ def save(console: Console, state: coup.State, path: str) -> bool:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         console.print(
-            f"[red]Could not write {escape(str(path))}: {e.strerror}.[/] The game is in {rescue}.",
+            f"[red]Could not write {escape(path)}: {e.strerror}.[/] The game is in {rescue}.",
             soft_wrap=True,
         )
         return False
-    # whole lines, the path as typed: a terminal's copy of it is the path
+    # whole lines, the path as typed and the command quoted for a shell: what a terminal
+    # copies of them works
     console.print(
-        f"Game record saved to {path} (replay it with: coup replay {path}).",
+        f"Game record saved to {path} (replay it with: coup replay {shlex.quote(path)}).",
         markup=False,
         highlight=False,
         soft_wrap=True,

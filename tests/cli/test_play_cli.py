@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -57,6 +58,7 @@ def test_play_a_whole_game_and_save_it(tmp_path: Path, options: list[str]) -> No
     assert re.search(r"(You win!|\w+ wins\.)", proc.stdout)
     assert "All cards" in proc.stdout
     assert f"Game record saved to {save}" in proc.stdout
+    assert f"coup replay {shlex.quote(str(save))})" in proc.stdout  # a command a shell takes
     record = json.loads(save.read_text())
     assert record["format"] == "coup-record/1"
     state = coup.replay(record)
