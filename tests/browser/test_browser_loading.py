@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from browser_driver import create_table
-from playwright.sync_api import Request, Route
+from playwright.sync_api import Page, Request, Route
 
 pytestmark = pytest.mark.browser
 
@@ -20,6 +20,14 @@ TABLE_CODE = {"table.js", "lobby.js", "tutorial.js", "actions.js", "announce.js"
 
 def _modules(requests: list[Request]) -> set[str]:
     return {r.url.rsplit("/", 1)[-1] for r in requests if "/js/" in r.url}
+
+
+def _wait_fetched(page: Page, module: str) -> None:
+    """Until the page has fetched `module` (its resource timing names it)."""
+    page.wait_for_function(
+        "(m) => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/js/' + m))",
+        arg=module,
+    )
 
 
 def test_the_page_shows_its_first_lines_before_the_app_and_the_home_needs_no_table_code(
@@ -57,9 +65,7 @@ def test_the_page_shows_its_first_lines_before_the_app_and_the_home_needs_no_tab
     # A table's page: the lobby's code, then the game's once the lobby shows.
     url = create_table(page, server, "Mahshid")
     assert {"lobby.js", "chat.js"} <= _modules(requested)
-    page.wait_for_function(  # once the lobby shows, before a game starts
-        "() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/js/table.js'))"
-    )
+    _wait_fetched(page, "table.js")  # once the lobby shows, before a game starts
     assert {"table.js", "tutorial.js", "announce.js"} <= _modules(requested)
     context.close()
 
@@ -80,7 +86,5 @@ def test_the_page_shows_its_first_lines_before_the_app_and_the_home_needs_no_tab
         route.continue_()
     page.wait_for_selector(".lobby-seats")
     assert page.locator(".hero .tagline").count() == 0
-    page.wait_for_function(  # a lobby shown from a view that waited still fetches the game's
-        "() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/js/table.js'))"
-    )
+    _wait_fetched(page, "table.js")  # a lobby shown from a view that waited fetches it too
     context.close()

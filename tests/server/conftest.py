@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,7 +12,9 @@ import pytest
 
 from coup.bus.memory import MemoryBus
 from coup.server.hub import Hub
+from coup.server.protocol import ProtocolError
 from coup.server.service import TableService
+from coup.server.table import Table
 from coup.store import open_store
 from tools.load import process
 from tools.load.fleet import drop_database, make_database
@@ -85,3 +88,15 @@ async def service(tmp_path: Path) -> AsyncIterator[TableService]:
     yield svc
     await svc.stop()
     await store.close()
+
+
+async def play_random(service: TableService, table: Table, seat: int, rng: random.Random) -> None:
+    """A person at `seat` plays one of its legal moves at random. The bots play in the same
+    process meanwhile: a bot's move may come first (`stale`) or end the game
+    (`no_game_running`), the answers a person's late move gets."""
+    assert table.run is not None
+    move = str(rng.choice(table.run.state.legal(seat)))
+    try:
+        await service.dealer.play(table, seat, move, table.version)
+    except ProtocolError as exc:
+        assert exc.code in ("stale", "no_game_running"), exc.code

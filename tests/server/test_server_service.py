@@ -12,10 +12,10 @@ import pytest
 import coup
 from coup.bots.window import GuardedWindow
 from coup.server.hub import Connection
-from coup.server.protocol import ProtocolError
 from coup.server.service import TableService
 from coup.server.settings import REACTION_PHASES
 from coup.server.timers import default_move
+from tests.server.conftest import play_random
 
 
 async def test_idle_tables_leave_memory_and_come_back(service: TableService) -> None:
@@ -107,13 +107,7 @@ async def test_no_leaks_in_many_more_games_in_process(service: TableService) -> 
             state = table.run.state
             humans = [s for s in state.waiting if s in sockets]
             if humans:
-                seat = rng.choice(humans)
-                move = str(rng.choice(state.legal(seat)))
-                try:
-                    await service.dealer.play(table, seat, move, table.version)
-                except ProtocolError as exc:
-                    # a bot moved first, or its move ended the game
-                    assert exc.code in ("stale", "no_game_running")
+                await play_random(service, table, rng.choice(humans), rng)
             else:
                 await asyncio.sleep(0.001)  # the bots' clock plays
         await asyncio.sleep(0.01)
@@ -166,11 +160,7 @@ async def test_bots_of_every_level_finish_a_game(
         if run.state.over:
             break
         if 0 in run.state.waiting:
-            move = str(rng.choice(run.state.legal(0)))
-            try:
-                await service.dealer.play(table, 0, move, table.version)
-            except ProtocolError as exc:
-                assert exc.code in ("stale", "no_game_running")  # a bot moved, or ended it
+            await play_random(service, table, 0, rng)
         await asyncio.sleep(0.005)
     assert table.run is not None and table.run.state.over
     assert not [r for r in caplog.records if r.levelname in ("WARNING", "ERROR")]
