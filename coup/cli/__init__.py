@@ -12,6 +12,7 @@ otherwise. Nothing here imports them but by name, when asked.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -62,7 +63,14 @@ def main(argv: list[str] | None = None) -> int:
     if module is None:
         print(f"coup {name}: needs the source checkout (tools/ is not installed)", file=sys.stderr)
         return 2
-    result: int = module.main(rest)
+    try:
+        result: int = module.main(rest)
+    except BrokenPipeError:
+        # The reader went away (`coup replay --json game.json | head`): what it wanted it
+        # has. Python's own advice: point stdout at /dev/null so that flushing it at exit
+        # raises nothing more, and end with 1, as a write that failed.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return result
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
 import subprocess
 import sys
@@ -216,3 +217,21 @@ def test_every_phrase_of_a_catalog_reads_without_a_stray_placeholder() -> None:
             coup.replay(load(name), observe=teller)
             told = "\n".join(teller.lines)
             assert "{" not in told and " claims " not in told, (lang, name)
+
+
+def test_a_reader_that_stops_early_gets_no_traceback() -> None:
+    """`coup replay --json game.json | head -c 100`: the reader closes the pipe before the
+    answer is written; the command ends quietly (exit 1) instead of printing a
+    BrokenPipeError. Here the pipe's reading end is closed before the command starts, so
+    its every write meets a reader that went away."""
+    record = str(GOLDEN / f"{NAMES[0]}.json")
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "coup", "replay", "--json", record],
+            stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60, check=False,
+        )  # fmt: skip
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (1, "")
