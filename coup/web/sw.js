@@ -10,7 +10,7 @@ const SHELL = [
   "/static/js/dom.js", "/static/js/home.js", "/static/js/i18n.js", "/static/js/keys.js",
   "/static/js/lobby.js", "/static/js/motion.js", "/static/js/names.js", "/static/js/net.js",
   "/static/js/reformation.js", "/static/js/rules.js", "/static/js/seats.js", "/static/js/settings.js", "/static/js/sound.js",
-  "/static/js/story.js", "/static/js/table.js", "/static/js/words.js",
+  "/static/js/story.js", "/static/js/table.js", "/static/js/words.js", "/static/js/patch.js", "/static/js/morphdom.js",
   "/static/js/aftergame.js", "/static/js/recordfile.js", "/static/js/replay.js",
   "/static/js/tutorial.js", "/static/js/lessons.js", "/static/js/hints.js", "/static/js/passkey.js", "/static/js/profile.js",
   "/static/i18n/en.json", "/static/i18n/fa.json", "/static/i18n/he.json", "/static/i18n/id.json",

@@ -283,19 +283,23 @@ def test_the_epilogues_by_clicks(browser: Any, server: str) -> None:
 
 def test_the_guide_stays_put_while_the_table_renders(browser: Any, server: str) -> None:
     """A render that changes nothing in the step (here: the cards-out tally opened, as a
-    bot's move arriving would) keeps the guide's panel and its buttons: a tap in flight
-    lands on the button it aimed at, not on a replacement."""
+    bot's move arriving would) keeps the guide's panel and its buttons, the same elements:
+    a tap in flight lands on the button it aimed at, not on a replacement. When the step
+    moves on, the panel says the next one."""
     page = browser.new_page(viewport={"width": 1280, "height": 800}, locale="en-US")
     page.goto(server + "/?lang=en")
     page.click("#learn")
     page.wait_for_selector("#tutorial", timeout=20000)
     first = _step(page)
-    page.evaluate("() => { document.getElementById('tutorial').dataset.mark = 'kept'; }")
+    marked = "() => [document.getElementById('tutorial').__mark, document.getElementById('tut-next').__mark]"
+    page.evaluate(
+        "() => { for (const id of ['tutorial', 'tut-next']) document.getElementById(id).__mark = 'kept'; }"
+    )
     page.click("#tally-button")
     page.wait_for_selector(".tally-button[aria-expanded='true']")
     assert _step(page) == first
-    assert page.evaluate("() => document.getElementById('tutorial').dataset.mark") == "kept"
-    page.click("#tut-next")  # the step moves on: a new panel
+    assert page.evaluate(marked) == ["kept", "kept"]
+    page.click("#tut-next")  # the step moves on
     page.wait_for_function("() => document.getElementById('tutorial').dataset.step !== 'welcome'")
-    assert page.evaluate("() => document.getElementById('tutorial').dataset.mark") is None
+    assert _step(page) != first
     page.close()

@@ -80,12 +80,14 @@ export function decisionPanel(ctx) {
   const left = guardLeft();
   if (left > 0) {
     for (const b of panel.querySelectorAll("button:not([disabled])")) { b.disabled = true; b.dataset.guard = ""; }
-    setTimeout(() => {
-      for (const b of panel.querySelectorAll("button[data-guard]")) { b.disabled = false; delete b.dataset.guard; }
-    }, left);
+    // The screen drawn again once the guard is over: the page's buttons are its own, kept
+    // by the in-place update, not this panel's.
+    clearTimeout(guardTimer);
+    guardTimer = setTimeout(() => ctx.rerender(), left);
   }
   return panel;
 }
+let guardTimer = 0;
 
 function buildPanel(ctx) {
   const { view } = ctx;

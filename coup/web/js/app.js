@@ -272,10 +272,8 @@ function renderScreen() {
     const ctx = tableCtx();
     const mine = (msg.game.legal || []).length > 0;
     document.title = mine ? `● ${t("table.your_decision")} — ${t("app.name")}` : t("app.name");
-    renderTable(screen, ctx);
-    const guide = tutorialPanel(app);
-    if (guide) screen.querySelector(".board")?.prepend(guide);
-    markTutorial(screen, guide);
+    renderTable(screen, ctx, tutorialPanel(app));
+    markTutorial(screen, screen.querySelector("#tutorial"));
     if (status === "over" && msg.you?.host) {
       const btns = screen.querySelector(".end-buttons");
       btns?.append(h("button", { type: "button", class: "btn ghost", id: "to-lobby", onclick: () => app.showLobby(), text: t("end.lobby") }));

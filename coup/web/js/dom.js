@@ -8,7 +8,7 @@ export function h(tag, attrs = {}, ...children) {
     if (k === "class") el.className = v;
     else if (k === "text") el.textContent = v;
     else if (k === "dataset") Object.assign(el.dataset, v);
-    else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k.startsWith("on") && typeof v === "function") listen(el, k.slice(2), v);
     else if (k === "style") el.style.cssText = String(v); // CSSOM: the CSP refuses style attributes
     else if (v === true) el.setAttribute(k, "");
     else el.setAttribute(k, String(v));
@@ -18,6 +18,22 @@ export function h(tag, attrs = {}, ...children) {
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   return el;
+}
+
+// An element's handlers live in an object it carries, behind one shared listener per event
+// type: an element kept by an in-place update (`patch.js`) takes the new render's handlers
+// with its attributes, so it never answers with an older render's closure.
+function dispatch(ev) { this.__on?.[ev.type]?.call(this, ev); }
+
+function listen(el, type, fn) {
+  (el.__on ||= {})[type] = fn;
+  el.addEventListener(type, dispatch);
+}
+
+// `from` (in the page) takes the handlers of `to` (its new render), and only those.
+export function takeHandlers(from, to) {
+  for (const type of Object.keys(to.__on || {})) from.addEventListener(type, dispatch);
+  from.__on = to.__on;
 }
 
 // A translated sentence whose {placeholders} are filled with nodes or plain text.

@@ -9,11 +9,15 @@ import { chatPanel } from "./chat.js";
 import { hintLine, hintsSwitch } from "./hints.js";
 import { num, t } from "./i18n.js";
 import { allegianceBadge, reservePile } from "./reformation.js";
+import { patch } from "./patch.js";
 import { opponentOrder, seatName, seatStates, seatTile } from "./seats.js";
 import { cardsOut, claimsBySeat } from "./story.js";
 import { describePending, renderLog } from "./words.js";
 
-export function renderTable(root, ctx) {
+// The game screen in `root`, updated in place when it is already there (`patch.js`; the end
+// screen, filled by fetches as they come, is built anew each time). `guide`: the tutorial's
+// panel, at the top of the board.
+export function renderTable(root, ctx, guide = null) {
   const { view } = ctx;
   resetIfNew(view);
   ctx.targets = view.phase === "action" ? targetsFor(view) : new Map();
@@ -21,7 +25,7 @@ export function renderTable(root, ctx) {
   const me = ctx.me;
   const seated = me !== null && me !== undefined && view.players[me];
 
-  const board = h("section", { class: `board${ui.verb ? " targeting" : ""}`, "aria-label": t("table.board") });
+  const board = h("section", { class: `board${ui.verb ? " targeting" : ""}`, "aria-label": t("table.board") }, guide);
   const order = seated ? opponentOrder(view, me) : opponentOrder(view, null);
   const size = `n${order.length}${order.length >= 5 ? " many" : ""}${order.length >= 6 ? " compact" : ""}`;
   board.append(h("div", { class: `seats ${size}` }, ...order.map((s) => seatTile(ctx, s))));
@@ -39,7 +43,12 @@ export function renderTable(root, ctx) {
   const atBottom = !keepScroll || keepScroll.scrollHeight - keepScroll.scrollTop - keepScroll.clientHeight < 40;
   const chatScroll = root.querySelector(".chat-list");
   const chatAtBottom = !chatScroll || chatScroll.scrollHeight - chatScroll.scrollTop - chatScroll.clientHeight < 40;
-  clear(root).append(h("div", { class: "table-layout" }, board, side));
+  const layout = h("div", { class: "table-layout" }, board, side);
+  const live = root.querySelector(":scope > .table-layout");
+  if (live) {
+    for (const el of [...root.children]) if (el !== live) el.remove();
+    patch(live, layout);
+  } else clear(root).append(layout);
   if (view.over && !ctx.endClosed && !ctx.endHeld) root.append(endScreen(ctx));
   const log = root.querySelector(".log-list");
   if (log && atBottom) log.scrollTop = log.scrollHeight;

@@ -7,7 +7,7 @@
 import { guardLeft } from "./actions.js";
 import { speak } from "./announce.js";
 import { h } from "./dom.js";
-import { language, num, t } from "./i18n.js";
+import { num, t } from "./i18n.js";
 import { EPILOGUES, progress, save, startTutorial } from "./lessons.js";
 import { seatName } from "./seats.js";
 
@@ -17,9 +17,6 @@ const TARGETS = {
 };
 let spoken = ""; // the step last told to the screen reader
 let focused = ""; // what the guide last focused: the step and the control
-// The step's panel last shown: kept while nothing in it changes, so that a view arriving
-// (a bot's move) does not replace the button under a finger or a pointer mid-tap.
-let kept = null;
 
 // The game's moves the script lists (neither a pass nor one the engine played), and how
 // many of the script's the game played; null once it left the script.
@@ -75,8 +72,6 @@ export function tutorialPanel(app) {
   const text = reached || reviewing ? t(`tut.${step.key}`, names) : t("tut.waiting");
   const move = !reviewing && reached ? stepMove(step, view.legal) : null;
   const readStep = !step.move || reviewing;
-  const key = JSON.stringify([p.table, g.name, p.step, p.back, text, move, language()]);
-  if (kept?.dataset.key === key) return kept;
   const next = readStep ? h("button", { type: "button", class: "btn primary", id: "tut-next", onclick: () => {
     if (p.back > 0) p.back -= 1; else p.step += 1;
     save(p); app.rerender(true);
@@ -97,8 +92,6 @@ export function tutorialPanel(app) {
     }, text: t("tut.skip") }) : null,
     h("button", { type: "button", class: "btn ghost", id: "tut-leave", onclick: () => app.go("/"), text: t("tut.leave") })));
   panel.dataset.move = move || "";
-  panel.dataset.key = key;
-  kept = panel;
   return panel;
 }
 
