@@ -92,6 +92,7 @@ async def hard_table(service: TableService) -> object:
     return table
 
 
+@pytest.mark.alone  # timed: every answer by its deadline (test_work_tables says why)
 async def test_a_hard_bot_table_plays_to_the_end_with_coup_worker_alone(
     service: TableService, workers: RedisWorkers
 ) -> None:
