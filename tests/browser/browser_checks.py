@@ -183,6 +183,12 @@ def names_cut_short(page: Page, band: str, names: list[str]) -> list[str]:
     )
 
 
+def module(page: Page, name: str) -> str:
+    """The page's own module `name` (the versioned URL the page imported)."""
+    src = page.locator('script[type="module"]').get_attribute("src")
+    return str(src).replace("/app.js", f"/{name}")
+
+
 def settle(seconds: float = 0.45) -> None:
     """Let a new decision's click guard pass (about 400 ms)."""
     time.sleep(seconds)

@@ -1,7 +1,8 @@
 """The game screen updates in place (docs/web.md, `js/patch.js`): a view arriving between
 the press and the release of a tap does not eat the tap, and the control under the
 finger, the keyboard's focus and the decision's buttons stay the same elements while the
-decision stays the same."""
+decision stays the same; and since they stay, the tutorial's guide focuses only what its
+last render asked for."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from browser_checks import answer, decision, play_now, settle
+from browser_checks import answer, decision, module, play_now, settle
 from browser_driver import state, wait_for
 
 pytestmark = pytest.mark.browser
@@ -90,4 +91,44 @@ def test_focus_and_buttons_stay_while_the_decision_does(browser: Any, server: st
         " .concat([document.activeElement === document.querySelector('.decision [data-move=\"pass\"]')])"
     )  # fmt: skip
     assert all(same), same
+    page.context.close()
+
+
+# The guide at an exchange's "keep" step: two cards to pick from, Confirm disabled until one
+# is picked. `pick` marks the first card picked, as a tap or Enter on it renders the page.
+KEEP_STEP = """async ([tutorialUrl, actionsUrl]) => {
+  const { markTutorial } = await import(tutorialUrl);
+  const { ui, GUARD_MS } = await import(actionsUrl);
+  const root = document.createElement('div');
+  root.innerHTML = `<section id="tutorial" data-step="keep" data-move="keep ambassador">
+      <p class="tut-text">Pick the card to keep, then confirm.</p></section>
+    <div class="decision"><div class="exchange"><div class="card-pick">
+      <button type="button" id="ambassador" data-index="0" aria-pressed="false" disabled>Ambassador</button>
+      <button type="button" id="captain" data-index="1" aria-pressed="false" disabled>Captain</button></div>
+      <button type="button" id="confirm" class="btn primary" data-move="" disabled>Keep</button></div></div>`;
+  document.body.append(root);
+  const panel = root.querySelector('#tutorial');
+  const [card, confirm] = [root.querySelector('#ambassador'), root.querySelector('#confirm')];
+  ui.shownAt = performance.now();  // a new decision: its buttons wait out the click guard
+  markTutorial(root, panel);       // the card is the step's control: focused after the guard
+  card.disabled = false; root.querySelector('#captain').disabled = false;
+  card.setAttribute('aria-pressed', 'true');  // picked (the same element, kept by the update)
+  confirm.disabled = false; confirm.dataset.move = 'keep ambassador';
+  markTutorial(root, panel);       // now Confirm is the step's control
+  const first = document.activeElement.id;
+  await new Promise((done) => setTimeout(done, GUARD_MS + 300));
+  return [first, document.activeElement.id];
+}"""
+
+
+def test_the_guide_focuses_only_what_its_last_render_asked_for(browser: Any, server: str) -> None:
+    """The tutorial's guide focuses the step's control, after the click guard when the control
+    waits for it. A card picked by keyboard just as the guard ended makes Confirm the control:
+    the card, still the same element in the page, must not take the focus back when the
+    guard's deferred focus comes (Enter again would unpick it)."""
+    page = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US").new_page()
+    page.goto(server + "/?lang=en")
+    page.wait_for_selector("#home-name")
+    urls = [module(page, "tutorial.js"), module(page, "actions.js")]
+    assert page.evaluate(KEEP_STEP, urls) == ["confirm", "confirm"]
     page.context.close()

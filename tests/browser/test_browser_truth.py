@@ -23,6 +23,7 @@ from browser_checks import (
     character_names,
     decision,
     finish_game,
+    module,
     play_now,
     settle,
 )
@@ -83,12 +84,6 @@ RECORD_ANNOUNCEMENTS = """() => {
 }"""
 
 SAID = "() => window.__said.map(({ kind, text, forced, ended }) => ({ kind, text, forced, ended }))"
-
-
-def module(page: Any, name: str) -> str:
-    """The page's own module `name` (the versioned URL the page imported)."""
-    src = page.locator('script[type="module"]').get_attribute("src")
-    return str(src).replace("/app.js", f"/{name}")
 
 
 def my_decision(page: Any) -> dict[str, Any] | None:

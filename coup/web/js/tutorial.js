@@ -156,6 +156,10 @@ export function markTutorial(root, panel) {
   focused = `${said}|${control}`;
   const lost = !document.activeElement || document.activeElement === document.body;
   if (!focus || !(changed || lost)) return;
-  const go = () => { if (focus.isConnected && !focus.disabled) focus.focus({ preventScroll: true }); };
+  // Deferred past the guard, it focuses only if no later render chose otherwise: the page's
+  // elements are kept across renders, so the control it meant may be there but no longer the
+  // one wanted (a card just picked by keyboard, where Confirm is now the step's control).
+  const intent = focused;
+  const go = () => { if (focused === intent && focus.isConnected && !focus.disabled) focus.focus({ preventScroll: true }); };
   if (!focus.disabled) go(); else afterGuard(() => setTimeout(go, 20));
 }
