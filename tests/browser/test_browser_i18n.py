@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from tests.browser.browser_checks import module
+
 pytestmark = pytest.mark.browser
 
 
@@ -45,3 +47,42 @@ def test_unknown_table_says_so(browser: Any, server: str) -> None:
     page.wait_for_selector(".missing")
     assert "No such table" in page.inner_text(".missing")
     ctx.close()
+
+
+def test_numbers_are_written_as_intl_writes_them_in_every_language(
+    browser: Any, server: str
+) -> None:
+    """Small whole numbers skip Intl.NumberFormat (its locale data is slow to load on a
+    phone) and are written in the language's own digits: the same text Intl would give."""
+    page = browser.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector("#create")
+    differ = page.evaluate(
+        """async (url) => {
+          const { LANGUAGES, num, setLanguage } = await import(url);
+          const differ = [];
+          for (const [lang, info] of Object.entries(LANGUAGES)) {
+            await setLanguage(lang);
+            const intl = new Intl.NumberFormat(info.numbers ?? lang);
+            for (const n of [...Array(1000).keys(), 1000, 1500, 12345, 2.5, -3]) {
+              if (num(n) !== intl.format(n)) differ.push([lang, n, num(n), intl.format(n)]);
+            }
+          }
+          await setLanguage("en");
+          return differ;
+        }""",
+        module(page, "i18n.js"),
+    )
+    assert differ == []
+    # Persian in Persian digits, grouped past a thousand; Arabic in 0-9 as its catalog.
+    assert page.evaluate(
+        """async (url) => {
+          const { num, setLanguage } = await import(url);
+          const out = [];
+          for (const lang of ["fa", "ar", "de"]) { await setLanguage(lang); out.push(num(7), num(1500)); }
+          await setLanguage("en");
+          return out;
+        }""",
+        module(page, "i18n.js"),
+    ) == ["۷", "۱٬۵۰۰", "7", "1,500", "7", "1.500"]
+    page.context.close()

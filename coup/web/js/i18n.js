@@ -2,11 +2,11 @@
 // Adding a language = adding its JSON file and one line in LANGUAGES. A key is the
 // language's tag as the page's `lang` gets it ("pt-BR": Brazilian Portuguese); `numbers`
 // is the locale numbers are written in when it is not the tag itself (Arabic with the
-// digits 0-9, as its catalog writes them).
+// digits 0-9, as its catalog writes them), `digits` that locale's digits when not 0-9.
 
 export const LANGUAGES = {
   en: { name: "English", dir: "ltr" },
-  fa: { name: "فارسی", dir: "rtl" },
+  fa: { name: "فارسی", dir: "rtl", digits: "۰۱۲۳۴۵۶۷۸۹" },
   ro: { name: "Română", dir: "ltr" },
   ja: { name: "日本語", dir: "ltr" },
   he: { name: "עברית", dir: "rtl" },
@@ -87,8 +87,24 @@ export function has(key) {
 }
 
 // Numbers in the reader's digits (Persian digits for fa, 0-9 for ar as its catalog has them).
+// Whole numbers under 1,000 (coins, seats, counts: nearly every number on the table) are
+// written digit by digit in the language's `digits`, which are Intl's for its locale (a
+// browser test holds them equal); the others go through Intl.NumberFormat, for grouping
+// and signs. Making a formatter loads the locale's data, tens of milliseconds on a phone's
+// CPU, so it is made once per language and only when first needed.
+const LATIN_DIGITS = "0123456789";
+const numberFormats = {};
 export function num(n) {
-  try { return new Intl.NumberFormat(LANGUAGES[current].numbers ?? current).format(n); } catch { return String(n); }
+  const lang = LANGUAGES[current];
+  if (Number.isInteger(n) && n >= 0 && n < 1000) {
+    const digits = lang.digits ?? LATIN_DIGITS;
+    return String(n).replace(/[0-9]/g, (d) => digits[d]);
+  }
+  const locale = lang.numbers ?? current;
+  try {
+    numberFormats[locale] ??= new Intl.NumberFormat(locale);
+    return numberFormats[locale].format(n);
+  } catch { return String(n); }
 }
 
 // Elements carry data-i18n="key" (text), data-i18n-placeholder, data-i18n-title, data-i18n-aria.
