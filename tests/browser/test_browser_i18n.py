@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from tests.browser.browser_checks import module
+from browser_checks import module
 
 pytestmark = pytest.mark.browser
 

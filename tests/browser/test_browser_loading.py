@@ -1,7 +1,8 @@
 """The first screen first: the page paints its own first lines (the title and the tagline,
 laid out as the home lays them out) before any script has come, and the app replaces
 them without a jump; the home loads none of the table's code; a table's page loads the
-lobby's code, then the game's once the lobby shows; views that come before their
+lobby's code, and the game's only when a game shows (not while the lobby loads: compiling
+it there was most of the lobby's blocking time on a phone); views that come before their
 screen's code wait for it, in order."""
 
 from __future__ import annotations
@@ -10,24 +11,18 @@ import time
 from typing import Any
 
 import pytest
+from browser_checks import play_now
 from browser_driver import create_table
-from playwright.sync_api import Page, Request, Route
+from playwright.sync_api import Request, Route
 
 pytestmark = pytest.mark.browser
 
 TABLE_CODE = {"table.js", "lobby.js", "tutorial.js", "actions.js", "announce.js", "replay.js"}
+GAME_CODE = {"table.js", "tutorial.js", "actions.js", "announce.js", "motion.js", "patch.js"}
 
 
 def _modules(requests: list[Request]) -> set[str]:
     return {r.url.rsplit("/", 1)[-1] for r in requests if "/js/" in r.url}
-
-
-def _wait_fetched(page: Page, module: str) -> None:
-    """Until the page has fetched `module` (its resource timing names it)."""
-    page.wait_for_function(
-        "(m) => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/js/' + m))",
-        arg=module,
-    )
 
 
 def test_the_page_shows_its_first_lines_before_the_app_and_the_home_needs_no_table_code(
@@ -62,11 +57,15 @@ def test_the_page_shows_its_first_lines_before_the_app_and_the_home_needs_no_tab
     assert {"app.js", "home.js", "profile.js", "recordfile.js"} <= loaded
     assert not loaded & TABLE_CODE, loaded & TABLE_CODE
 
-    # A table's page: the lobby's code, then the game's once the lobby shows.
-    url = create_table(page, server, "Mahshid")
+    # A table's page: the lobby's code, and the game's only once a game shows.
+    url = create_table(page, server, "Mahshid", seats=2)
     assert {"lobby.js", "chat.js"} <= _modules(requested)
-    _wait_fetched(page, "table.js")  # once the lobby shows, before a game starts
-    assert {"table.js", "tutorial.js", "announce.js"} <= _modules(requested)
+    page.locator("button.add-bot").first.click()
+    page.wait_for_selector("#start:not([disabled])")
+    page.wait_for_timeout(500)  # the lobby settled, a bot seated: still no game's code
+    assert not _modules(requested) & GAME_CODE, _modules(requested) & GAME_CODE
+    play_now(page, server, "Mahshid", seats=2)  # another table, whose game shows at once
+    assert GAME_CODE <= _modules(requested)
     context.close()
 
     # Straight to a table's page, its code held back: the page's own lines stay until the
@@ -86,5 +85,4 @@ def test_the_page_shows_its_first_lines_before_the_app_and_the_home_needs_no_tab
         route.continue_()
     page.wait_for_selector(".lobby-seats")
     assert page.locator(".hero .tagline").count() == 0
-    _wait_fetched(page, "table.js")  # a lobby shown from a view that waited fetches it too
     context.close()

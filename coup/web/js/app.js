@@ -12,7 +12,9 @@ const screen = document.getElementById("screen");
 
 // The screens' code past the home loads when a screen first needs it (the home does not
 // wait for the table's): `parts.lobby`, `parts.table`, ... once loaded. A table's page asks
-// for the lobby's while its connection opens, and for the game's once the lobby shows.
+// for the lobby's while its connection opens, and for the game's when a game first shows:
+// compiling it as the lobby showed was most of the lobby's blocking time on a phone's CPU,
+// and its files are at hand by then (the service worker keeps them once installed).
 const together = (...loads) => Promise.all(loads).then((mods) => Object.assign({}, ...mods));
 const PARTS = {
   lobby: () => together(import("./lobby.js"), import("./chat.js")),
@@ -342,7 +344,6 @@ function showView(msg, fresh) {
     }
   } else table?.resetAnnouncements();
   if (app.playNow && msg.you?.host && msg.table.status === "lobby") fillWithBots(msg);
-  if (!parts.table) need("table").catch(() => { /* asked again when a game shows */ }); // before the game starts
 }
 
 // The game just ended before our eyes: the table shows the last moves' announcements
@@ -535,7 +536,6 @@ async function main() {
   }
   await painted(); // the page's own first lines are seen before the app replaces them
   await route();
-  need("rules").catch(() => { /* asked again when opened */ }); // the Rules button opens at once
 }
 
 main();
