@@ -12,9 +12,9 @@ const screen = document.getElementById("screen");
 
 // The screens' code past the home loads when a screen first needs it (the home does not
 // wait for the table's): `parts.lobby`, `parts.table`, ... once loaded. A table's page asks
-// for the lobby's while its connection opens, and for the game's when a game first shows:
-// compiling it as the lobby showed was most of the lobby's blocking time on a phone's CPU,
-// and its files are at hand by then (the service worker keeps them once installed).
+// for the lobby's while its connection opens, and for the game's once a game can start
+// (two seats taken) or shows, not as the lobby shows: compiling it there was most of the
+// blocking time of a lobby opened from a link, on a phone's CPU.
 const together = (...loads) => Promise.all(loads).then((mods) => Object.assign({}, ...mods));
 const PARTS = {
   lobby: () => together(import("./lobby.js"), import("./chat.js")),
@@ -344,6 +344,10 @@ function showView(msg, fresh) {
     }
   } else table?.resetAnnouncements();
   if (app.playNow && msg.you?.host && msg.table.status === "lobby") fillWithBots(msg);
+  // Once a game can start (two seats taken), its code, so that Start shows it at once.
+  if (!parts.table && (msg.table.seats || []).filter(Boolean).length >= 2) {
+    need("table").catch(() => { /* asked again when a game shows */ });
+  }
 }
 
 // The game just ended before our eyes: the table shows the last moves' announcements
