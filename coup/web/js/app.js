@@ -344,8 +344,8 @@ function showView(msg, fresh) {
     }
   } else table?.resetAnnouncements();
   if (app.playNow && msg.you?.host && msg.table.status === "lobby") fillWithBots(msg);
-  // Once a game can start (two seats taken), its code, so that Start shows it at once.
-  if (!parts.table && (msg.table.seats || []).filter(Boolean).length >= 2) {
+  // Once a game can start, its code, so that Start shows it at once.
+  if (!parts.table && parts.lobby.canStart(msg.table)) {
     need("table").catch(() => { /* asked again when a game shows */ });
   }
 }

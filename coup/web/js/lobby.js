@@ -8,6 +8,10 @@ import { displayName } from "./names.js";
 import { seatProfile } from "./profile.js";
 import { settingsForm, settingsSummary } from "./settings.js";
 
+// A game can start once two seats are taken (the Start button; the page then loads the
+// game's code ahead of it).
+export const canStart = (table) => table.seats.filter(Boolean).length >= 2;
+
 export function renderLobby(root, app) {
   const msg = app.msg;
   const table = msg.table;
@@ -62,10 +66,11 @@ export function renderLobby(root, app) {
 
   const actions = h("div", { class: "btn-row lobby-actions" });
   if (host) {
-    actions.append(h("button", { type: "button", class: "btn primary big", id: "start", disabled: taken < 2,
-      title: taken < 2 ? t("lobby.need_two") : "", onclick: () => app.send({ type: "start" }),
+    const ready = canStart(table);
+    actions.append(h("button", { type: "button", class: "btn primary big", id: "start", disabled: !ready,
+      title: ready ? "" : t("lobby.need_two"), onclick: () => app.send({ type: "start" }),
       text: table.status === "over" ? t("end.rematch") : t("lobby.start") }));
-    if (taken < 2) actions.append(h("span", { class: "hint", text: t("lobby.need_two") }));
+    if (!ready) actions.append(h("span", { class: "hint", text: t("lobby.need_two") }));
   } else if (seated) {
     actions.append(h("span", { class: "waiting-host", text: t("lobby.wait_host") }),
       h("button", { type: "button", class: "btn ghost", id: "leave", onclick: () => app.send({ type: "leave" }), text: t("lobby.leave") }));
