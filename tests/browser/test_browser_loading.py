@@ -3,7 +3,8 @@ laid out as the home lays them out) before any script has come, and the app repl
 them without a jump; the home loads none of the table's code; a table's page loads the
 lobby's code, and the game's once a game can start (two seats taken), not as the lobby
 loads (compiling it there was most of the lobby's blocking time on a phone); views that
-come before their screen's code wait for it, in order."""
+come before their screen's code wait for it, in order; the home and the lobby lay out a
+short type scale in one font (each font size and weight is a lookup in the first layout)."""
 
 from __future__ import annotations
 
@@ -62,8 +63,11 @@ def test_the_page_shows_its_first_lines_before_the_app_and_the_home_needs_no_tab
     page.wait_for_timeout(500)  # the lobby settled, one seat taken: no game's code yet
     assert not _modules(requested) & GAME_CODE, _modules(requested) & GAME_CODE
     page.locator("button.add-bot").first.click()  # two seats: a game can start
+    # all of the game's modules (patch.js is asked for once table.js, which imports it, came)
     page.wait_for_function(
-        "() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/js/table.js'))"
+        """(names) => names.every((name) => performance.getEntriesByType('resource')
+            .some((e) => e.name.endsWith('/js/' + name)))""",
+        arg=sorted(GAME_CODE),
     )
     assert GAME_CODE <= _modules(requested)
     context.close()
@@ -85,4 +89,71 @@ def test_the_page_shows_its_first_lines_before_the_app_and_the_home_needs_no_tab
         route.continue_()
     page.wait_for_selector(".lobby-seats")
     assert page.locator(".hero .tagline").count() == 0
+    context.close()
+
+
+# The fonts a screen lays out, each as its family list, size, weight and style: Chromium on
+# Linux asks the browser process for each one's data and rendering settings during the
+# first layout (a few ms each, most of the home's layout time when it had 16 of them), so
+# the first screens keep to a short type scale with every control in the page's own font.
+# A glyph the page's font lacks costs more: a search of the machine's fonts for one that
+# has it (the record panel's "⤓" cost more than the rest of the home's text).
+FACES = """() => {
+  const faces = new Map();
+  const face = (cs) => [cs.fontFamily, cs.fontSize, cs.fontWeight, cs.fontStyle].join(" ");
+  const shown = (cs, text) => text && cs.fontSize !== "0px";
+  for (const el of document.body.querySelectorAll("*")) {
+    if (!el.getClientRects().length) continue;
+    const cs = getComputedStyle(el);
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (shown(cs, own) || el.matches("input, select, button, textarea"))
+      faces.set(face(cs), el.tagName + "." + el.className);
+    for (const pseudo of ["::before", "::after"]) {
+      const ps = getComputedStyle(el, pseudo);
+      if (shown(ps, /^".+"$/.test(ps.content))) faces.set(face(ps), el.className + pseudo);
+    }
+  }
+  return Object.fromEntries(faces);
+}"""
+
+
+def _platform_fonts(page: Any) -> set[str]:
+    """The machine's fonts that draw the page's text, as Chromium reports them."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"]
+    found: set[str] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.get("children", []) + node.get("shadowRoots", []))
+        if node.get("nodeType") == 1:
+            got = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node["nodeId"]})
+            found |= {f["familyName"] for f in got["fonts"]}
+    cdp.detach()
+    return found
+
+
+def test_the_first_screens_lay_out_a_short_type_scale_in_one_font(
+    browser: Any, server: str
+) -> None:
+    phone = {"width": 412, "height": 823}
+    context = browser.new_context(locale="en-US", viewport=phone, service_workers="block")
+    page = context.new_page()
+    page.goto(server + "/?lang=en")
+    page.wait_for_selector("#record-drop")  # the home with its later panels
+    page.wait_for_selector("#profile-panel")
+    home = page.evaluate(FACES)
+    assert len(home) <= 8, home
+    assert len(_platform_fonts(page)) == 1, _platform_fonts(page)
+    url = create_table(page, server, "Mahshid")
+    watcher = browser.new_context(locale="en-US", viewport=phone, service_workers="block")
+    lobby = watcher.new_page()
+    lobby.goto(url)
+    lobby.wait_for_selector(".lobby-seats")
+    seen = lobby.evaluate(FACES)
+    assert len(seen) <= 7, seen
+    assert len(_platform_fonts(lobby)) == 1, _platform_fonts(lobby)
+    watcher.close()
     context.close()

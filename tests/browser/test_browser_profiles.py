@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from browser_checks import axe
 from browser_driver import create_table, join, state, wait_for
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -160,7 +161,10 @@ def test_an_ip_address_says_where_profiles_are(browser: Any, server: str) -> Non
     page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
     page.goto(server + "/")
     page.wait_for_selector("#profile-not-here")
-    assert "localhost" in page.locator("#profile-not-here").inner_text()
+    # the panel lies below the first screen, laid out (its text rendered) as a reader scrolls
+    # to it
+    page.locator("#profile-not-here").scroll_into_view_if_needed()
+    expect(page.locator("#profile-not-here")).to_contain_text("localhost", use_inner_text=True)
     url = create_table(page, server, "Guest")  # the table works at the address
     assert "/t/" in url
     assert page.locator(".tag-guest").count() == 1

@@ -39,7 +39,7 @@ export function recordPanel(app) {
   const input = h("input", { type: "file", id: "record-file", accept: ".json,application/json", class: "visually-hidden",
     onchange: () => { if (input.files?.[0]) open(input.files[0]); } });
   const zone = h("label", { class: "drop-zone", for: "record-file", id: "record-drop" },
-    h("span", { class: "drop-icon", "aria-hidden": "true", text: "⤓" }),
+    h("span", { class: "drop-icon", "aria-hidden": "true" }),
     h("span", { text: t("review.drop") }),
     h("span", { class: "btn chip", text: t("review.choose") }));
 
