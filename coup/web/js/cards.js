@@ -1,8 +1,7 @@
 // Character cards: colour, emblem, name and what the card does, in the reader's language.
-import { h } from "./dom.js";
+import { h, icon } from "./dom.js";
 import { t } from "./i18n.js";
 
-const SVG_NS = "http://www.w3.org/2000/svg";
 const EMBLEMS = {
   duke: "M3 18h18v2H3zM3 7l4.5 4.5L12 4l4.5 7.5L21 7l-2 9H5z",
   assassin: "M12 1l2.2 10h-4.4zM7 11h10v2.2H7zM10.9 13.2h2.2v5.3h-2.2zM9.6 18.5h4.8V23H9.6z",
@@ -17,17 +16,7 @@ const EMBLEMS = {
   back: "M12 2l3 6 6.5 1-4.7 4.6 1.1 6.5L12 17l-5.9 3.1 1.1-6.5L2.5 9 9 8z",
 };
 
-export function emblem(name, cls = "emblem") {
-  const svg = document.createElementNS(SVG_NS, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("class", cls);
-  svg.setAttribute("aria-hidden", "true");
-  const path = document.createElementNS(SVG_NS, "path");
-  path.setAttribute("d", EMBLEMS[name] || EMBLEMS.back);
-  path.setAttribute("fill-rule", "evenodd");
-  svg.append(path);
-  return svg;
-}
+export function emblem(name, cls = "emblem") { return icon(EMBLEMS[name] || EMBLEMS.back, cls); }
 
 // opts: size "lg" | "md" | "sm"; revealed (face up in front of a player, lost influence);
 //       tag: small label above (e.g. "new"); onClick: makes the card a button.

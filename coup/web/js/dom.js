@@ -52,6 +52,21 @@ export function tNodes(key, params = {}) {
   return frag;
 }
 
+// An icon drawn in the page (an SVG element, one path in a 24-unit square), not a CSS image:
+// each image is a document of its own to fetch and lay out.
+const SVG_NS = "http://www.w3.org/2000/svg";
+export function icon(d, cls) {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", cls);
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS(SVG_NS, "path");
+  path.setAttribute("d", d);
+  path.setAttribute("fill-rule", "evenodd");
+  svg.append(path);
+  return svg;
+}
+
 export function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); return el; }
 
 export function $(sel, root = document) { return root.querySelector(sel); }

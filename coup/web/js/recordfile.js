@@ -1,7 +1,7 @@
 // "Open a record" on the home page: drop (or choose) a coup-record/1 file; the server's
 // engine replays it (POST /api/replay) and the replay viewer shows it at /replay. A record
 // that does not replay gets the server's one-line reason, as `coup replay` prints it.
-import { h } from "./dom.js";
+import { h, icon } from "./dom.js";
 import { t } from "./i18n.js";
 
 export const MAX_RECORD = 256 * 1024; // the server's bound (docs/protocol.md)
@@ -39,7 +39,7 @@ export function recordPanel(app) {
   const input = h("input", { type: "file", id: "record-file", accept: ".json,application/json", class: "visually-hidden",
     onchange: () => { if (input.files?.[0]) open(input.files[0]); } });
   const zone = h("label", { class: "drop-zone", for: "record-file", id: "record-drop" },
-    h("span", { class: "drop-icon", "aria-hidden": "true" }),
+    icon("M12 3v11M7 9.5l5 5 5-5M5 20h14", "drop-icon"),
     h("span", { text: t("review.drop") }),
     h("span", { class: "btn chip", text: t("review.choose") }));
 

@@ -4,7 +4,7 @@
 // log's words for the new moves. No rules here either: the server says what is legal; this
 // module labels it, and says why a seat the player may not target is not a target.
 import { coinIcon } from "./cards.js";
-import { h, tNodes } from "./dom.js";
+import { h, icon, tNodes } from "./dom.js";
 import { num, t } from "./i18n.js";
 
 export const REFORM_VERBS = new Set(["allegiance", "convert", "embezzle"]);
@@ -19,16 +19,7 @@ const ICON = {
   reformist: "M2 5.5C5 4 8.5 4 12 6.5 15.5 4 19 4 22 5.5V20c-3-1.5-6.5-1.5-10 1-3.5-2.5-7-2.5-10-1zM11 8v10.5M13 8v10.5",
 };
 
-export function allegianceIcon(allegiance) {
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("class", "ally-icon");
-  svg.setAttribute("aria-hidden", "true");
-  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
-  path.setAttribute("d", ICON[allegiance] || ICON.loyalist);
-  svg.append(path);
-  return svg;
-}
+export function allegianceIcon(allegiance) { return icon(ICON[allegiance] || ICON.loyalist, "ally-icon"); }
 
 // The badge on a seat: icon, colour and word (null outside Reformation or before the choice).
 export function allegianceBadge(view, seat, { short = false } = {}) {
