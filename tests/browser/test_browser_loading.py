@@ -4,7 +4,8 @@ them without a jump; the home loads none of the table's code; a table's page loa
 lobby's code, and the game's once a game can start (two seats taken), not as the lobby
 loads (compiling it there was most of the lobby's blocking time on a phone); views that
 come before their screen's code wait for it, in order; the home and the lobby lay out a
-short type scale in one font (each font size and weight is a lookup in the first layout)."""
+short type scale in one font (each font size and weight is a lookup in the first layout);
+the home shows its first screen a frame before the rest (two short tasks, not one long)."""
 
 from __future__ import annotations
 
@@ -156,4 +157,35 @@ def test_the_first_screens_lay_out_a_short_type_scale_in_one_font(
     assert len(seen) <= 7, seen
     assert len(_platform_fonts(lobby)) == 1, _platform_fonts(lobby)
     watcher.close()
+    context.close()
+
+
+# Frames counted from the page's first script on, and the frame in which the home's first
+# screen (its buttons) and the rest (the new table's form) came into the page.
+FRAMES = """
+window.__frames = { now: 0 };
+const tick = () => { window.__frames.now += 1; requestAnimationFrame(tick); };
+requestAnimationFrame(tick);
+new MutationObserver(() => {
+  const f = window.__frames;
+  if (f.hero === undefined && document.querySelector('.hero-actions')) f.hero = f.now;
+  if (f.grid === undefined && document.querySelector('.home-grid')) f.grid = f.now;
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def test_the_home_shows_its_first_screen_a_frame_before_the_rest(browser: Any, server: str) -> None:
+    context = browser.new_context(locale="en-US", viewport={"width": 412, "height": 823})
+    context.add_init_script(FRAMES)
+    page = context.new_page()
+    page.goto(server + "/?lang=en")
+    page.wait_for_selector("#new-table")
+    frames = page.evaluate("window.__frames")
+    assert frames["grid"] > frames["hero"], frames  # two tasks, a frame between them
+    # shown again (a new language), the home changes at once, keeping what was typed
+    page.fill("#join-link", "https://example.org/t/abcdefgh")
+    page.select_option("#lang-select", "fr")
+    page.wait_for_function("() => document.documentElement.lang === 'fr'")
+    assert page.input_value("#join-link") == "https://example.org/t/abcdefgh"
+    assert page.locator(".home-grid").count() == 1
     context.close()

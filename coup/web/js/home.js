@@ -10,7 +10,7 @@ import { EPILOGUES, progress, startTutorial } from "./lessons.js";
 function later(app, name, make) {
   if (app.parts[name]) return make(app.parts[name]);
   const box = h("div", { class: "panel-card", "aria-busy": "true" });
-  app.need(name).then((mod) => { if (box.isConnected) box.replaceWith(make(mod)); },
+  app.need(name).then((mod) => { if (box.parentNode) box.replaceWith(make(mod)); },
     () => box.remove()); // offline: the home without it
   return box;
 }
@@ -114,8 +114,16 @@ export function renderHome(root, app) {
         text: t("home.new_table") }))),
     h("div", { class: "hero-cards", "aria-hidden": "true" },
       ...["duke", "assassin", "captain", "ambassador", "contessa"].map((c) => cardFace(c, { size: "md" }))));
-  clear(root).append(hero, h("div", { class: "home-grid" }, newTable, h("div", { class: "home-side" }, learnBox,
+  const grid = h("div", { class: "home-grid" }, newTable, h("div", { class: "home-side" }, learnBox,
     later(app, "profile", (mod) => mod.profilePanel(app)), join, recentBox,
     later(app, "record", (mod) => mod.recordPanel(app)),
-    h("div", { class: "panel-card about" }, h("h2", { text: t("home.about") }), h("p", { text: t("home.about_text") })))));
+    h("div", { class: "panel-card about" }, h("h2", { text: t("home.about") }), h("p", { text: t("home.about_text") }))));
+  // The home coming in place of another screen (the page's own first lines, say) shows its
+  // first screen in one frame and the rest in the next: two short tasks for the phone's
+  // CPU, not one long one that a tap would wait behind. Shown again (a new language), it
+  // changes at once, with what was typed in it.
+  const shown = root.querySelector(".home-grid");
+  clear(root).append(hero);
+  if (shown) { root.append(grid); return; }
+  requestAnimationFrame(() => setTimeout(() => { if (hero.isConnected) root.append(grid); }));
 }
