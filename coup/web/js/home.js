@@ -53,16 +53,20 @@ export function checkedName(field) {
   return name;
 }
 
+// The home: its first screen (the hero: name, Play now, Learn, New table), and the rest
+// (the new table's form, the side panels). Coming in place of another screen (the page's
+// own first lines, say), the first screen is built and shown in one frame and the rest in
+// the next: two short tasks for a phone's CPU, not one long one that a tap would wait
+// behind. Shown again (a new language), the home changes at once, with what was typed in it.
 export function renderHome(root, app) {
   const field = nameField(app, "home-name");
-  const nameInput = field.input;
-  const form = settingsForm(app.config, {});
-  const create = h("button", { type: "submit", class: "btn primary big", id: "create", text: t("home.create") });
+  let form = null; // the new table's settings: built with the rest, or first by Play now
+  const settings = () => (form ??= settingsForm(app.config, {}));
   const playNow = h("button", { type: "button", class: "btn big play-now", id: "play-now", onclick: async () => {
     const name = checkedName(field);
     if (!name) return;
     playNow.disabled = true;
-    try { await app.createTable(name, form.read(), true); } finally { playNow.disabled = false; }
+    try { await app.createTable(name, settings().read(), true); } finally { playNow.disabled = false; }
   } }, h("span", { text: t("home.play_now") }), h("span", { class: "hint", text: t("home.play_now_hint") }));
   const learn = async (ev, name) => {
     const btn = ev.currentTarget;
@@ -74,6 +78,31 @@ export function renderHome(root, app) {
   };
   const learnNow = h("button", { type: "button", class: "btn big learn", id: "learn", onclick: (ev) => learn(ev, "base") },
     h("span", { text: t("home.learn") }), h("span", { class: "hint", text: t("home.learn_hint") }));
+  const hero = h("section", { class: "hero" },
+    h("div", { class: "hero-text" },
+      h("h1", { class: "hero-title", text: t("app.name") }),
+      h("p", { class: "tagline", text: t("home.tagline") }),
+      h("div", { class: "field name-field" }, h("label", { class: "field-label", for: "home-name", text: t("home.your_name") }), field.input, field.count),
+      h("div", { class: "hero-actions" }, playNow, learnNow, h("a", { class: "btn ghost big", href: "#new-table", id: "to-new-table",
+        onclick: (e) => {
+          e.preventDefault();
+          const newTable = root.querySelector("#new-table");
+          newTable?.scrollIntoView({ behavior: "smooth" });
+          newTable?.querySelector("select")?.focus();
+        },
+        text: t("home.new_table") }))),
+    h("div", { class: "hero-cards", "aria-hidden": "true" },
+      ...["duke", "assassin", "captain", "ambassador", "contessa"].map((c) => cardFace(c, { size: "md" }))));
+  const shown = root.querySelector(".home-grid");
+  clear(root).append(hero);
+  if (shown) { root.append(homeRest(app, field, settings(), learn)); return; }
+  requestAnimationFrame(() => setTimeout(() => { if (hero.isConnected) root.append(homeRest(app, field, settings(), learn)); }));
+}
+
+// The home past its first screen: the new table's form, the tutorial's epilogues, your
+// profile, joining by link, your recent tables, opening a record, what Coup is.
+function homeRest(app, field, form, learn) {
+  const create = h("button", { type: "submit", class: "btn primary big", id: "create", text: t("home.create") });
   const saved = progress();
   const learnBox = h("div", { class: "panel-card learn-box" }, h("h2", { text: t("home.learn") }),
     h("p", { class: "hint", text: t("home.learn_more") }),
@@ -104,26 +133,8 @@ export function renderHome(root, app) {
     h("ul", {}, ...recent.map((r) => h("li", {}, h("a", { href: `/t/${r.table}`, onclick: (e) => { e.preventDefault(); app.go(`/t/${r.table}`); } },
       h("b", { text: r.name || "?" }), " · ", h("code", { text: r.table.slice(0, 8) })))))) : null;
 
-  const hero = h("section", { class: "hero" },
-    h("div", { class: "hero-text" },
-      h("h1", { class: "hero-title", text: t("app.name") }),
-      h("p", { class: "tagline", text: t("home.tagline") }),
-      h("div", { class: "field name-field" }, h("label", { class: "field-label", for: "home-name", text: t("home.your_name") }), nameInput, field.count),
-      h("div", { class: "hero-actions" }, playNow, learnNow, h("a", { class: "btn ghost big", href: "#new-table", id: "to-new-table",
-        onclick: (e) => { e.preventDefault(); newTable.scrollIntoView({ behavior: "smooth" }); newTable.querySelector("select")?.focus(); },
-        text: t("home.new_table") }))),
-    h("div", { class: "hero-cards", "aria-hidden": "true" },
-      ...["duke", "assassin", "captain", "ambassador", "contessa"].map((c) => cardFace(c, { size: "md" }))));
-  const grid = h("div", { class: "home-grid" }, newTable, h("div", { class: "home-side" }, learnBox,
+  return h("div", { class: "home-grid" }, newTable, h("div", { class: "home-side" }, learnBox,
     later(app, "profile", (mod) => mod.profilePanel(app)), join, recentBox,
     later(app, "record", (mod) => mod.recordPanel(app)),
     h("div", { class: "panel-card about" }, h("h2", { text: t("home.about") }), h("p", { text: t("home.about_text") }))));
-  // The home coming in place of another screen (the page's own first lines, say) shows its
-  // first screen in one frame and the rest in the next: two short tasks for the phone's
-  // CPU, not one long one that a tap would wait behind. Shown again (a new language), it
-  // changes at once, with what was typed in it.
-  const shown = root.querySelector(".home-grid");
-  clear(root).append(hero);
-  if (shown) { root.append(grid); return; }
-  requestAnimationFrame(() => setTimeout(() => { if (hero.isConnected) root.append(grid); }));
 }
