@@ -9,7 +9,11 @@ the home shows its first screen a frame before the rest (two short tasks, not on
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +22,7 @@ from playwright.sync_api import Request, Route
 
 pytestmark = pytest.mark.browser
 
+ROOT = Path(__file__).resolve().parents[2]
 TABLE_CODE = {"table.js", "lobby.js", "tutorial.js", "actions.js", "announce.js", "replay.js"}
 GAME_CODE = {"table.js", "tutorial.js", "actions.js", "announce.js", "motion.js", "patch.js"}
 
@@ -189,3 +194,22 @@ def test_the_home_shows_its_first_screen_a_frame_before_the_rest(browser: Any, s
     assert page.input_value("#join-link") == "https://example.org/t/abcdefgh"
     assert page.locator(".home-grid").count() == 1
     context.close()
+
+
+def test_the_main_thread_bench_reads_the_home_as_the_docs_quote_it(server: str) -> None:
+    """`python -m tools.bench.mainthread` (docs/web.md's figures), one load each way."""
+    page = server + "/?lang=en"
+    command = [sys.executable, "-m", "tools.bench.mainthread", page, "--loads", "1"]
+    done = subprocess.run(
+        [*command, "--slow-loads", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        cwd=ROOT,
+    )
+    report = json.loads(done.stdout)[page]
+    keys = {"fonts", "searches", "style_ms", "layout_ms", "main_ms", "past_12_ms", "blocking_ms"}
+    assert set(report) == keys, report
+    assert 0 < report["fonts"] <= 8 and report["searches"] == 0, report
+    assert report["main_ms"] > 0 and report["layout_ms"] > 0, report
