@@ -124,15 +124,13 @@ def main(argv: list[str]) -> int:
                 if i < args.slow_loads:
                     slow[url].append(blocking(browser, url))
         browser.close()
-    report = {
-        url: {
-            **{k: round(statistics.median(r[k] for r in runs[url]), 1) for k in runs[url][0]},
-            **({"blocking_ms": round(statistics.median(slow[url]), 1)} if slow[url] else {}),
-        }
-        if runs[url]
-        else {"blocking_ms": round(statistics.median(slow[url]), 1)}
-        for url in args.urls
-    }
+    report: dict[str, dict[str, float]] = {}
+    for url in args.urls:
+        keys = runs[url][0] if runs[url] else {}
+        row = {k: round(statistics.median(r[k] for r in runs[url]), 1) for k in keys}
+        if slow[url]:
+            row["blocking_ms"] = round(statistics.median(slow[url]), 1)
+        report[url] = row
     print(json.dumps(report, indent=1))
     return 0
 

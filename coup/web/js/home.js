@@ -93,10 +93,11 @@ export function renderHome(root, app) {
         text: t("home.new_table") }))),
     h("div", { class: "hero-cards", "aria-hidden": "true" },
       ...["duke", "assassin", "captain", "ambassador", "contessa"].map((c) => cardFace(c, { size: "md" }))));
+  const rest = () => homeRest(app, field, settings(), learn);
   const shown = root.querySelector(".home-grid");
   clear(root).append(hero);
-  if (shown) { root.append(homeRest(app, field, settings(), learn)); return; }
-  requestAnimationFrame(() => setTimeout(() => { if (hero.isConnected) root.append(homeRest(app, field, settings(), learn)); }));
+  if (shown) { root.append(rest()); return; }
+  requestAnimationFrame(() => setTimeout(() => { if (hero.isConnected) root.append(rest()); }));
 }
 
 // The home past its first screen: the new table's form, the tutorial's epilogues, your
