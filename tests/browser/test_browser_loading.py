@@ -5,17 +5,23 @@ lobby's code, and the game's once a game can start (two seats taken), not as the
 loads (compiling it there was most of the lobby's blocking time on a phone); views that
 come before their screen's code wait for it, in order; the home and the lobby lay out a
 short type scale in one font (each font size and weight is a lookup in the first layout);
-the home shows its first screen a frame before the rest (two short tasks, not one long)."""
+the home shows its first screen a frame before the rest (two short tasks, not one long),
+and a table's link its lobby's first lines a frame before the rest; the page as parsed
+holds no form field (Chromium's autofill would force a layout as parsing ends) and no SVG
+icon (a document built on the main thread), and the app starting in the page's own
+language writes none of its text again."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from browser_driver import create_table
 from playwright.sync_api import Request, Route
@@ -193,6 +199,87 @@ def test_the_home_shows_its_first_screen_a_frame_before_the_rest(browser: Any, s
     page.wait_for_function("() => document.documentElement.lang === 'fr'")
     assert page.input_value("#join-link") == "https://example.org/t/abcdefgh"
     assert page.locator(".home-grid").count() == 1
+    context.close()
+
+
+# The frame in which each part of the lobby came into the page.
+LOBBY_FRAMES = """
+window.__frames = { now: 0 };
+const tick = () => { window.__frames.now += 1; requestAnimationFrame(tick); };
+requestAnimationFrame(tick);
+const parts = { seats: '.lobby-seats', share: '.share', settings: '.lobby-settings', chat: '.panel.chat' };
+new MutationObserver(() => {
+  const f = window.__frames;
+  for (const [name, selector] of Object.entries(parts)) {
+    if (f[name] === undefined && document.querySelector(selector)) f[name] = f.now;
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def test_a_table_link_shows_the_lobby_first_lines_a_frame_before_the_rest(
+    browser: Any, server: str
+) -> None:
+    phone = {"width": 412, "height": 823}
+    host = browser.new_context(locale="en-US", viewport=phone, service_workers="block")
+    url = create_table(host.new_page(), server, "Mahshid", seats=4)
+    context = browser.new_context(locale="en-US", viewport=phone, service_workers="block")
+    context.add_init_script(LOBBY_FRAMES)
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector(".panel.chat")
+    frames = page.evaluate("window.__frames")
+    # the seats first; the link, the settings and the chat each in a later task and frame
+    assert frames["seats"] < frames["share"] < frames["settings"] < frames["chat"], frames
+    assert "null" not in page.locator(".lobby-main").inner_text()  # no past games: nothing
+    # a view (someone sits) draws the lobby again in place, whole, once
+    page.fill("#lobby-name", "Sara")
+    page.locator("button.sit").first.click()
+    page.wait_for_selector(".lobby-seat.mine")
+    for part in (".lobby-seats", ".share", ".lobby-settings", ".panel.chat"):
+        assert page.locator(part).count() == 1, part
+    context.close()
+    host.close()
+
+
+def test_the_page_as_parsed_has_no_form_field_nor_svg_icon(server: str) -> None:
+    html = httpx.get(server + "/").text
+    assert not re.search(r"<(input|select|textarea)\b", html), "a form field in the page"
+    icon = re.search(r'<link rel="icon" href="([^"]+)"', html)
+    assert icon and icon[1].startswith("data:image/png;base64,"), icon
+
+
+# Every change to a translated element of the page (its text or translated attributes)
+# once the page is parsed (its scripts run after that).
+REWRITES = """
+window.__rewrites = [];
+document.addEventListener('readystatechange', () => {
+  if (document.readyState !== 'interactive') return;
+  new MutationObserver((list) => {
+    for (const m of list) {
+      const el = m.target.nodeType === 1 ? m.target : m.target.parentElement;
+      const key = el && (el.dataset.i18n || el.dataset.i18nAria || el.dataset.i18nTitle);
+      if (key && el.isConnected && !el.closest('#screen')) window.__rewrites.push(key + ' ' + m.type);
+    }
+  }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true,
+    attributeFilter: ['aria-label', 'title'] });
+});
+"""
+
+
+def test_the_app_starting_in_english_writes_none_of_the_pages_english_again(
+    browser: Any, server: str
+) -> None:
+    context = browser.new_context(locale="en-US", service_workers="block")
+    context.add_init_script(REWRITES)
+    page = context.new_page()
+    page.goto(server + "/?lang=en")
+    page.wait_for_selector("#lang-select")
+    page.wait_for_selector("#home-name")
+    assert page.evaluate("window.__rewrites") == []
+    page.select_option("#lang-select", "fr")  # a new language: the page's text changes
+    page.wait_for_function("() => document.getElementById('rules-button').textContent !== 'Rules'")
+    assert page.evaluate("window.__rewrites")
     context.close()
 
 

@@ -1,5 +1,5 @@
 // The page's controller: routing (/ and /t/{table}), the connection, and which screen shows.
-import { clear, clearToast, copyText, h, toast } from "./dom.js";
+import { clear, clearToast, copyText, h, nextTask, toast } from "./dom.js";
 import { LANGUAGES, has, language, onLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
 import { checkedName, renderHome } from "./home.js";
 import { installKeys } from "./keys.js";
@@ -467,9 +467,13 @@ async function route() {
 }
 
 function setupChrome() {
-  const select = document.getElementById("lang-select");
-  for (const [code, info] of Object.entries(LANGUAGES)) select.append(h("option", { value: code, text: info.name }));
+  // The language select is made here, not written in the page: Chromium's autofill looks
+  // over a page's form fields as its parsing ends, forcing a style and layout of the page
+  // in the busiest moment of its first screen; with no field there, it has nothing to do.
+  const select = h("select", { id: "lang-select", "data-i18n-aria": "app.language", "aria-label": t("app.language") },
+    ...Object.entries(LANGUAGES).map(([code, info]) => h("option", { value: code, text: info.name })));
   const code = document.getElementById("lang-code"); // what a phone shows of the select
+  code.after(select);
   select.value = language();
   code.textContent = language().toUpperCase();
   select.addEventListener("change", () => setLanguage(select.value, true));
@@ -532,6 +536,7 @@ async function main() {
   const config = api("GET", "/api/config"); // asked at once, while the catalogs load
   config.catch(() => { /* answered below */ });
   await setLanguage(pickLanguage());
+  await nextTask(); // the language's work and the page's own controls: two short tasks
   setupChrome();
   document.title = t("app.name");
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => { /* http or private mode */ });

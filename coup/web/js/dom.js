@@ -20,6 +20,23 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+// A screen's first view in parts: its first lines at once, then each of `steps` in a task of
+// its own after a painted frame, while `alive()` holds (the screen was not drawn anew
+// meanwhile). Short tasks, not one long one that a tap would wait behind on a phone's CPU.
+export function inTurn(steps, alive) {
+  const [step, ...rest] = steps;
+  if (!step) return;
+  requestAnimationFrame(() => setTimeout(() => {
+    if (!alive()) return;
+    step();
+    inTurn(rest, alive);
+  }));
+}
+
+// The next task: what comes after `await nextTask()` runs after the browser had its turn
+// (input, a frame).
+export const nextTask = () => new Promise((done) => setTimeout(done));
+
 // An element's handlers live in an object it carries, behind one shared listener per event
 // type: an element kept by an in-place update (`patch.js`) takes the new render's handlers
 // with its attributes, so it never answers with an older render's closure.

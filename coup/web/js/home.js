@@ -1,5 +1,5 @@
 // The home page: your name, a new table with its settings, joining by link, your recent tables.
-import { clear, h, toast } from "./dom.js";
+import { clear, h, inTurn, toast } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { settingsForm } from "./settings.js";
 import { cardFace } from "./cards.js";
@@ -97,7 +97,7 @@ export function renderHome(root, app) {
   const shown = root.querySelector(".home-grid");
   clear(root).append(hero);
   if (shown) { root.append(rest()); return; }
-  requestAnimationFrame(() => setTimeout(() => { if (hero.isConnected) root.append(rest()); }));
+  inTurn([() => root.append(rest())], () => hero.isConnected);
 }
 
 // The home past its first screen: the new table's form, the tutorial's epilogues, your

@@ -108,11 +108,20 @@ export function num(n) {
 }
 
 // Elements carry data-i18n="key" (text), data-i18n-placeholder, data-i18n-title, data-i18n-aria.
+// Only what changes is written: the page's own first lines, already in English, are not
+// laid out and painted again when the app starts in English.
 export function translateTree(root) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
-  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
-  for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    const text = t(el.dataset.i18n);
+    if (el.textContent !== text) el.textContent = text;
+  }
+  const attrs = [["data-i18n-placeholder", "placeholder"], ["data-i18n-title", "title"], ["data-i18n-aria", "aria-label"]];
+  for (const [from, to] of attrs) {
+    for (const el of root.querySelectorAll(`[${from}]`)) {
+      const text = t(el.getAttribute(from));
+      if (el.getAttribute(to) !== text) el.setAttribute(to, text);
+    }
+  }
 }
 
 export function character(c) { return t(`char.${c}`); }

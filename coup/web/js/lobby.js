@@ -1,7 +1,7 @@
 // The lobby: seats, names, bots, settings, links, start, who watches, former players.
 // Host-only controls for the host.
 import { pastGames, scoreboardBox } from "./aftergame.js";
-import { clear, copyText, h, toast } from "./dom.js";
+import { clear, copyText, h, inTurn, toast } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { nameField } from "./home.js";
 import { displayName } from "./names.js";
@@ -20,24 +20,6 @@ export function renderLobby(root, app) {
   const host = !!you.host;
   const taken = table.seats.filter(Boolean).length;
 
-  const link = `${location.origin}/t/${table.id}`;
-  const canShare = typeof navigator.share === "function";
-  const share = h("div", { class: "share" },
-    h("label", { class: "field-label", for: "table-link", text: t("lobby.table_link") }),
-    h("div", { class: "copy-row" },
-      h("input", { id: "table-link", dir: "ltr", readonly: true, value: link, onfocus: (e) => e.target.select() }),
-      h("button", { type: "button", class: "btn", id: "copy-link", onclick: async () => toast(await copyText(link) ? t("lobby.copied") : t("lobby.copy_failed")), text: t("lobby.copy") }),
-      canShare ? h("button", { type: "button", class: "btn", id: "share-link", text: t("lobby.share"),
-        onclick: () => navigator.share({ title: t("app.name"), text: t("lobby.share_text"), url: link }).catch(() => {}) }) : null),
-    h("details", { class: "qr", open: app.qrOpen, ontoggle: (e) => { app.qrOpen = e.target.open; } },
-      h("summary", { text: t("lobby.qr") }),
-      h("img", { class: "qr-code", id: "qr-code", src: `/api/tables/${encodeURIComponent(table.id)}/qr.svg`,
-        alt: t("lobby.qr_alt"), width: "200", height: "200", loading: "lazy" })),
-    seated ? h("div", { class: "copy-row rejoin" },
-      h("span", { class: "hint", text: t("lobby.rejoin_hint") }),
-      h("button", { type: "button", class: "btn ghost", id: "copy-rejoin",
-        onclick: async () => toast(await copyText(app.rejoinLink()) ? t("lobby.copied") : t("lobby.copy_failed")), text: t("lobby.copy_rejoin") })) : null);
-
   const field = nameField(app, "lobby-name");
   app.nameField = field;
   const full = taken === table.seats.length;
@@ -55,14 +37,6 @@ export function renderLobby(root, app) {
   const rows = table.seats.map((s, i) => seatRow(app, s, i, { seated, host, table, shut }));
   const seatList = h("ol", { class: "lobby-seats" }, ...rows);
   const fill = host && table.status !== "playing" && taken < table.seats.length ? fillRow(app, table) : null;
-
-  const settingsBox = h("div", { class: "lobby-settings" }, h("h2", { class: "sub", text: t("lobby.settings") }));
-  if (host) {
-    const form = settingsForm(app.config, table.settings, {
-      onChange: () => app.send({ type: "settings", settings: form.read() }),
-    });
-    settingsBox.append(form.el);
-  } else settingsBox.append(settingsSummary(table.settings));
 
   const actions = h("div", { class: "btn-row lobby-actions" });
   if (host) {
@@ -88,9 +62,54 @@ export function renderLobby(root, app) {
       h("span", { class: "lobby-status", text: t(`lobby.status.${table.status}`) })),
     actions, who,
     h("h2", { class: "sub", text: t("lobby.seats", { taken: num(taken), total: num(table.seats.length) }) }),
-    fill, seatList, watchers(table), host ? lockSwitch(app, table) : null, host ? formerList(app, table) : null,
-    share, scoreboardBox(table.id, `${table.game}-${table.status}`), pastGames(table, app.go));
-  clear(root).append(h("div", { class: "lobby-layout" }, main, settingsBox, app.chatPanel()));
+    fill, seatList, watchers(table), host ? lockSwitch(app, table) : null, host ? formerList(app, table) : null);
+  const layout = h("div", { class: "lobby-layout" }, main);
+  // The rest of the lobby: the link to send, the scores and past games, the settings, the
+  // chat. Drawn again in place (a view came), all at once; coming from another screen, in
+  // turns after the first lines (a table's link opened on a phone).
+  const rest = [
+    () => main.append(...[shareBox(app, table, seated), scoreboardBox(table.id, `${table.game}-${table.status}`),
+      pastGames(table, app.go)].filter(Boolean)), // the scores and past games only once there are some
+    () => layout.append(settingsBox(app, table, host)),
+    () => layout.append(app.chatPanel()),
+  ];
+  const shown = root.querySelector(".lobby-layout");
+  clear(root).append(layout);
+  if (shown) for (const step of rest) step();
+  else inTurn(rest, () => layout.isConnected);
+}
+
+// The table's link to send: copy, share, its QR code, and a seated player's own link back.
+function shareBox(app, table, seated) {
+  const link = `${location.origin}/t/${table.id}`;
+  const canShare = typeof navigator.share === "function";
+  return h("div", { class: "share" },
+    h("label", { class: "field-label", for: "table-link", text: t("lobby.table_link") }),
+    h("div", { class: "copy-row" },
+      h("input", { id: "table-link", dir: "ltr", readonly: true, value: link, onfocus: (e) => e.target.select() }),
+      h("button", { type: "button", class: "btn", id: "copy-link", onclick: async () => toast(await copyText(link) ? t("lobby.copied") : t("lobby.copy_failed")), text: t("lobby.copy") }),
+      canShare ? h("button", { type: "button", class: "btn", id: "share-link", text: t("lobby.share"),
+        onclick: () => navigator.share({ title: t("app.name"), text: t("lobby.share_text"), url: link }).catch(() => {}) }) : null),
+    h("details", { class: "qr", open: app.qrOpen, ontoggle: (e) => { app.qrOpen = e.target.open; } },
+      h("summary", { text: t("lobby.qr") }),
+      h("img", { class: "qr-code", id: "qr-code", src: `/api/tables/${encodeURIComponent(table.id)}/qr.svg`,
+        alt: t("lobby.qr_alt"), width: "200", height: "200", loading: "lazy" })),
+    seated ? h("div", { class: "copy-row rejoin" },
+      h("span", { class: "hint", text: t("lobby.rejoin_hint") }),
+      h("button", { type: "button", class: "btn ghost", id: "copy-rejoin",
+        onclick: async () => toast(await copyText(app.rejoinLink()) ? t("lobby.copied") : t("lobby.copy_failed")), text: t("lobby.copy_rejoin") })) : null);
+}
+
+// The table's settings: the host's form, a summary for everyone else.
+function settingsBox(app, table, host) {
+  const box = h("div", { class: "lobby-settings" }, h("h2", { class: "sub", text: t("lobby.settings") }));
+  if (host) {
+    const form = settingsForm(app.config, table.settings, {
+      onChange: () => app.send({ type: "settings", settings: form.read() }),
+    });
+    box.append(form.el);
+  } else box.append(settingsSummary(table.settings));
+  return box;
 }
 
 // The host's choice of a bot for an empty seat: its level and its personality. The lobby is
