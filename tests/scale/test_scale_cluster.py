@@ -193,6 +193,9 @@ async def test_a_seat_goes_to_a_bot_only_when_its_player_is_away_from_every_proc
     await guest.close()  # P1's only connection, on the other process, closes
     await host.wait(lambda v: v["table"]["seats"][1]["connected"] is False)
     await host.send("hand_to_bot", seat=1)
+    # the bot sits in before P1 comes back (else the host's hand-over is refused, rightly:
+    # "player_present", and the test would wait for a stand-in that never comes)
+    await host.wait(lambda v: v["table"]["seats"][1]["standin"] == "host")
     # P1 comes back through process 1 and takes the seat back: process 0 tells it too.
     guest = await SeatClient(cluster[1].base, table, guest.token).connect()
     await guest.wait(lambda v: v["table"]["seats"][1]["standin"] == "host")
