@@ -12,7 +12,19 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-SIZES = [(320, 568), (360, 740), (390, 844), (412, 915), (600, 960), (740, 360), (1280, 800)]
+SIZES = [
+    (320, 568),
+    (360, 740),
+    (390, 844),
+    (412, 915),
+    (600, 960),
+    (740, 360),
+    (840, 900),
+    (1000, 800),
+    (1240, 800),
+    (1250, 800),
+    (1280, 800),
+]
 
 # For each card: its box, whether an ancestor clips it, and for a shown name the points
 # along the name's own (tilted) line that belong to another element than this card.

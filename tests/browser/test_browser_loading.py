@@ -5,7 +5,7 @@ lobby's code, and the game's once a game can start (two seats taken), not as the
 loads (compiling it there was most of the lobby's blocking time on a phone); views that
 come before their screen's code wait for it, in order; the home and the lobby lay out a
 short type scale in one font (each font size and weight is a lookup in the first layout);
-the home shows its first screen a frame before the rest (two short tasks, not one long),
+the home shows its first screen a frame before the rest (short tasks, not one long one),
 and a table's link its lobby's first lines a frame before the rest; the page as parsed
 holds no form field (Chromium's autofill would force a layout as parsing ends) and no SVG
 icon (a document built on the main thread), and the app starting in the page's own
@@ -172,7 +172,7 @@ def test_the_first_screens_lay_out_a_short_type_scale_in_one_font(
 
 
 # Frames counted from the page's first script on, and the frame in which the home's first
-# screen (its buttons) and the rest (the new table's form) came into the page.
+# screen (its buttons), the new table's form and the side panels came into the page.
 FRAMES = """
 window.__frames = { now: 0 };
 const tick = () => { window.__frames.now += 1; requestAnimationFrame(tick); };
@@ -181,6 +181,7 @@ new MutationObserver(() => {
   const f = window.__frames;
   if (f.hero === undefined && document.querySelector('.hero-actions')) f.hero = f.now;
   if (f.grid === undefined && document.querySelector('.home-grid')) f.grid = f.now;
+  if (f.side === undefined && document.querySelector('.home-side')) f.side = f.now;
 }).observe(document, { childList: true, subtree: true });
 """
 
@@ -192,7 +193,8 @@ def test_the_home_shows_its_first_screen_a_frame_before_the_rest(browser: Any, s
     page.goto(server + "/?lang=en")
     page.wait_for_selector("#new-table")
     frames = page.evaluate("window.__frames")
-    assert frames["grid"] > frames["hero"], frames  # two tasks, a frame between them
+    # the hero, the new table's form, the side panels: three tasks, a frame between each
+    assert frames["hero"] < frames["grid"] < frames["side"], frames
     # shown again (a new language), the home changes at once, keeping what was typed
     page.fill("#join-link", "https://example.org/t/abcdefgh")
     page.select_option("#lang-select", "fr")

@@ -55,9 +55,10 @@ export function checkedName(field) {
 
 // The home: its first screen (the hero: name, Play now, Learn, New table), and the rest
 // (the new table's form, the side panels). Coming in place of another screen (the page's
-// own first lines, say), the first screen is built and shown in one frame and the rest in
-// the next: two short tasks for a phone's CPU, not one long one that a tap would wait
-// behind. Shown again (a new language), the home changes at once, with what was typed in it.
+// own first lines, say), the first screen is built and shown in one frame, the form in
+// the next and the side panels in the one after: short tasks for a phone's CPU, not one
+// long one that a tap would wait behind. Shown again (a new language), the home changes at
+// once, with what was typed in it.
 export function renderHome(root, app) {
   const field = nameField(app, "home-name");
   let form = null; // the new table's settings: built with the rest, or first by Play now
@@ -93,17 +94,33 @@ export function renderHome(root, app) {
         text: t("home.new_table") }))),
     h("div", { class: "hero-cards", "aria-hidden": "true" },
       ...["duke", "assassin", "captain", "ambassador", "contessa"].map((c) => cardFace(c, { size: "md" }))));
-  const rest = () => homeRest(app, field, settings(), learn);
+  // the rest: the new table's form, then the side panels
+  let grid = null;
+  const rest = [
+    () => root.append(grid = h("div", { class: "home-grid" }, newTableForm(app, field, settings()))),
+    () => grid.append(homeSide(app, learn)),
+  ];
   const shown = root.querySelector(".home-grid");
   clear(root).append(hero);
-  if (shown) { root.append(rest()); return; }
-  inTurn([() => root.append(rest())], () => hero.isConnected);
+  if (shown) for (const step of rest) step();
+  else inTurn(rest, () => hero.isConnected);
 }
 
-// The home past its first screen: the new table's form, the tutorial's epilogues, your
-// profile, joining by link, your recent tables, opening a record, what Coup is.
-function homeRest(app, field, form, learn) {
+// The new table's form: its settings and Create.
+function newTableForm(app, field, form) {
   const create = h("button", { type: "submit", class: "btn primary big", id: "create", text: t("home.create") });
+  return h("form", { class: "panel-card new-table", id: "new-table", onsubmit: async (ev) => {
+    ev.preventDefault();
+    const name = checkedName(field);
+    if (!name) return;
+    create.disabled = true;
+    try { await app.createTable(name, form.read()); } finally { create.disabled = false; }
+  } }, h("h2", { text: t("home.new_table") }), form.el, create);
+}
+
+// The home's side panels: the tutorial's epilogues, your profile, joining by link, your
+// recent tables, opening a record, what Coup is.
+function homeSide(app, learn) {
   const saved = progress();
   const learnBox = h("div", { class: "panel-card learn-box" }, h("h2", { text: t("home.learn") }),
     h("p", { class: "hint", text: t("home.learn_more") }),
@@ -111,13 +128,6 @@ function homeRest(app, field, form, learn) {
       onclick: (ev) => learn(ev, n), text: t(`tut.start.${n}`) }))),
     saved && !saved.closed ? h("a", { class: "btn ghost", id: "learn-continue", href: `/t/${saved.table}`,
       onclick: (e) => { e.preventDefault(); app.go(`/t/${saved.table}`); }, text: t("home.learn_continue") }) : null);
-  const newTable = h("form", { class: "panel-card new-table", id: "new-table", onsubmit: async (ev) => {
-    ev.preventDefault();
-    const name = checkedName(field);
-    if (!name) return;
-    create.disabled = true;
-    try { await app.createTable(name, form.read()); } finally { create.disabled = false; }
-  } }, h("h2", { text: t("home.new_table") }), form.el, create);
 
   const joinInput = h("input", { id: "join-link", dir: "ltr", type: "text", placeholder: t("home.join_placeholder"), autocomplete: "off" });
   const join = h("form", { class: "panel-card join", onsubmit: (ev) => {
@@ -134,8 +144,8 @@ function homeRest(app, field, form, learn) {
     h("ul", {}, ...recent.map((r) => h("li", {}, h("a", { href: `/t/${r.table}`, onclick: (e) => { e.preventDefault(); app.go(`/t/${r.table}`); } },
       h("b", { text: r.name || "?" }), " · ", h("code", { text: r.table.slice(0, 8) })))))) : null;
 
-  return h("div", { class: "home-grid" }, newTable, h("div", { class: "home-side" }, learnBox,
+  return h("div", { class: "home-side" }, learnBox,
     later(app, "profile", (mod) => mod.profilePanel(app)), join, recentBox,
     later(app, "record", (mod) => mod.recordPanel(app)),
-    h("div", { class: "panel-card about" }, h("h2", { text: t("home.about") }), h("p", { text: t("home.about_text") }))));
+    h("div", { class: "panel-card about" }, h("h2", { text: t("home.about") }), h("p", { text: t("home.about_text") })));
 }
