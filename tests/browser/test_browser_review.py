@@ -121,6 +121,7 @@ def test_a_finished_game_its_end_screen_replay_and_coach(browser: Any, server: s
     page.wait_for_selector(".board, .lobby-seats")
     page.evaluate("window.coupApp.showLobby()")
     page.wait_for_selector(".lobby-seats")
+    page.wait_for_selector(".past-games a.past-game")  # the lobby's later part, a frame on
     assert page.locator(".past-games a.past-game").all_inner_texts() == ["Game 1"]
     page.wait_for_selector(".lobby-main #scoreboard:not([hidden])")
 
