@@ -171,24 +171,40 @@ def test_the_first_screens_lay_out_a_short_type_scale_in_one_font(
     context.close()
 
 
-# Frames counted from the page's first script on, and the frame in which the home's first
-# screen (its buttons), the new table's form and the side panels came into the page.
+# Frames counted from the page's first script on, and the frame in which the first element
+# matching each selector came into the page (the home's parts, the lobby's).
 FRAMES = """
 window.__frames = { now: 0 };
 const tick = () => { window.__frames.now += 1; requestAnimationFrame(tick); };
 requestAnimationFrame(tick);
+const parts = PARTS;
 new MutationObserver(() => {
   const f = window.__frames;
-  if (f.hero === undefined && document.querySelector('.hero-actions')) f.hero = f.now;
-  if (f.grid === undefined && document.querySelector('.home-grid')) f.grid = f.now;
-  if (f.side === undefined && document.querySelector('.home-side')) f.side = f.now;
+  for (const [name, selector] of Object.entries(parts)) {
+    if (f[name] === undefined && document.querySelector(selector)) f[name] = f.now;
+  }
 }).observe(document, { childList: true, subtree: true });
 """
 
 
+def _frames(parts: dict[str, str]) -> str:
+    return FRAMES.replace("PARTS", json.dumps(parts))
+
+
+HOME_FRAMES = _frames({"hero": ".hero-actions", "grid": ".home-grid", "side": ".home-side"})
+LOBBY_FRAMES = _frames(
+    {
+        "seats": ".lobby-seats",
+        "share": ".share",
+        "settings": ".lobby-settings",
+        "chat": ".panel.chat",
+    }
+)
+
+
 def test_the_home_shows_its_first_screen_a_frame_before_the_rest(browser: Any, server: str) -> None:
     context = browser.new_context(locale="en-US", viewport={"width": 412, "height": 823})
-    context.add_init_script(FRAMES)
+    context.add_init_script(HOME_FRAMES)
     page = context.new_page()
     page.goto(server + "/?lang=en")
     page.wait_for_selector("#new-table")
@@ -202,21 +218,6 @@ def test_the_home_shows_its_first_screen_a_frame_before_the_rest(browser: Any, s
     assert page.input_value("#join-link") == "https://example.org/t/abcdefgh"
     assert page.locator(".home-grid").count() == 1
     context.close()
-
-
-# The frame in which each part of the lobby came into the page.
-LOBBY_FRAMES = """
-window.__frames = { now: 0 };
-const tick = () => { window.__frames.now += 1; requestAnimationFrame(tick); };
-requestAnimationFrame(tick);
-const parts = { seats: '.lobby-seats', share: '.share', settings: '.lobby-settings', chat: '.panel.chat' };
-new MutationObserver(() => {
-  const f = window.__frames;
-  for (const [name, selector] of Object.entries(parts)) {
-    if (f[name] === undefined && document.querySelector(selector)) f[name] = f.now;
-  }
-}).observe(document, { childList: true, subtree: true });
-"""
 
 
 def test_a_table_link_shows_the_lobby_first_lines_a_frame_before_the_rest(

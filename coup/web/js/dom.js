@@ -20,10 +20,18 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-// A screen's first view in parts: its first lines at once, then each of `steps` in a task of
-// its own after a painted frame, while `alive()` holds (the screen was not drawn anew
-// meanwhile). Short tasks, not one long one that a tap would wait behind on a phone's CPU.
-export function inTurn(steps, alive) {
+// A screen drawn in parts: `first` (its first lines) in place of what `root` held, then each
+// of `rest`. Drawn again in place (`again`: the screen was already shown), all at once.
+// Coming in place of another screen, each of `rest` runs in a task of its own after a
+// painted frame, while `first` is still shown: short tasks, not one long one that a tap
+// would wait behind on a phone's CPU.
+export function drawInParts(root, first, rest, again) {
+  clear(root).append(first);
+  if (again) for (const step of rest) step();
+  else inTurn(rest, () => first.isConnected);
+}
+
+function inTurn(steps, alive) {
   const [step, ...rest] = steps;
   if (!step) return;
   requestAnimationFrame(() => setTimeout(() => {

@@ -1,5 +1,5 @@
 // The home page: your name, a new table with its settings, joining by link, your recent tables.
-import { clear, h, inTurn, toast } from "./dom.js";
+import { drawInParts, h, toast } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { settingsForm } from "./settings.js";
 import { cardFace } from "./cards.js";
@@ -100,10 +100,7 @@ export function renderHome(root, app) {
     () => root.append(grid = h("div", { class: "home-grid" }, newTableForm(app, field, settings()))),
     () => grid.append(homeSide(app, learn)),
   ];
-  const shown = root.querySelector(".home-grid");
-  clear(root).append(hero);
-  if (shown) for (const step of rest) step();
-  else inTurn(rest, () => hero.isConnected);
+  drawInParts(root, hero, rest, root.querySelector(".home-grid"));
 }
 
 // The new table's form: its settings and Create.

@@ -1,7 +1,7 @@
 // The lobby: seats, names, bots, settings, links, start, who watches, former players.
 // Host-only controls for the host.
 import { pastGames, scoreboardBox } from "./aftergame.js";
-import { clear, copyText, h, inTurn, toast } from "./dom.js";
+import { copyText, drawInParts, h, toast } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { nameField } from "./home.js";
 import { displayName } from "./names.js";
@@ -73,10 +73,7 @@ export function renderLobby(root, app) {
     () => layout.append(settingsBox(app, table, host)),
     () => layout.append(app.chatPanel()),
   ];
-  const shown = root.querySelector(".lobby-layout");
-  clear(root).append(layout);
-  if (shown) for (const step of rest) step();
-  else inTurn(rest, () => layout.isConnected);
+  drawInParts(root, layout, rest, root.querySelector(".lobby-layout"));
 }
 
 // The table's link to send: copy, share, its QR code, and a seated player's own link back.
