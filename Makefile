@@ -107,14 +107,16 @@ bench: $(STAMP) core
 	$(VENV)/bin/coup bench
 
 # Lighthouse from the npm registry, into a git-ignored folder (not part of make test: it
-# needs the registry once and takes a minute); docs/web.md quotes its figures
+# needs the registry once and takes a minute); docs/web.md quotes its figures.
+# LIGHTHOUSE_ARGS: the tool's options, e.g. "--check" or "--cpu-slowdown auto"
 LIGHTHOUSE_VERSION := 13.5.0
 LIGHTHOUSE := .lighthouse/node_modules/.bin/lighthouse
+LIGHTHOUSE_ARGS ?=
 $(LIGHTHOUSE):
 	npm install --no-audit --no-fund --prefix .lighthouse lighthouse@$(LIGHTHOUSE_VERSION)
 
 lighthouse: $(STAMP) core chromium $(LIGHTHOUSE)
-	CHROME_PATH=$$(command -v chromium) $(PY) -m tools.bench.lighthouse --lighthouse $(LIGHTHOUSE)
+	CHROME_PATH=$$(command -v chromium) $(PY) -m tools.bench.lighthouse --lighthouse $(LIGHTHOUSE) $(LIGHTHOUSE_ARGS)
 
 lint: $(DEVSTAMP)
 	$(VENV)/bin/ruff format coup tools tests setup.py

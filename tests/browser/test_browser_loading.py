@@ -300,6 +300,7 @@ def test_the_main_thread_bench_reads_the_home_as_the_docs_quote_it(server: str) 
     )
     report = json.loads(done.stdout)[page]
     keys = {"fonts", "searches", "style_ms", "layout_ms", "main_ms", "past_12_ms", "blocking_ms"}
-    assert set(report) == keys, report
+    assert set(report) == keys | {"page"}, report
+    assert re.fullmatch(r"[0-9a-f]{12}", report["page"]), report
     assert 0 < report["fonts"] <= 8 and report["searches"] == 0, report
     assert report["main_ms"] > 0 and report["layout_ms"] > 0, report

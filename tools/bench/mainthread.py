@@ -15,6 +15,10 @@ At full speed, from Chromium's trace of each load:
 At the CPU slowed four times (`--slow-loads`): `blocking_ms`, the long tasks' time past
 50 ms after the first paint, as the page's own PerformanceObserver sees it.
 
+`page`: a hash of the page as served (`served.py`), with a warning when two URLs serve the
+same page (start each server from its own tree: `python -m` runs the code of the folder
+it is run in, whatever `PYTHONPATH` says).
+
     python -m tools.bench.mainthread URL [URL ...] [--loads 12] [--slow-loads 16]
 """
 
@@ -30,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, sync_playwright
+
+from tools.bench.served import page_hash, warn_if_same
 
 CHROMIUM = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
 PHONE: dict[str, Any] = {
@@ -112,6 +118,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--loads", type=int, default=12, help="traced loads of each at full speed")
     p.add_argument("--slow-loads", type=int, default=16, help="loads of each at the CPU / 4")
     args = p.parse_args(argv)
+    pages = {url: page_hash(url) for url in args.urls}
+    warn_if_same(pages)
     runs: dict[str, list[dict[str, float]]] = {u: [] for u in args.urls}
     slow: dict[str, list[float]] = {u: [] for u in args.urls}
     with sync_playwright() as pw, tempfile.TemporaryDirectory() as folder:
@@ -124,12 +132,15 @@ def main(argv: list[str]) -> int:
                 if i < args.slow_loads:
                     slow[url].append(blocking(browser, url))
         browser.close()
-    report: dict[str, dict[str, float]] = {}
+    report: dict[str, dict[str, float | str]] = {}
     for url in args.urls:
         keys = runs[url][0] if runs[url] else {}
-        row = {k: round(statistics.median(r[k] for r in runs[url]), 1) for k in keys}
+        row: dict[str, float | str] = {
+            k: round(statistics.median(r[k] for r in runs[url]), 1) for k in keys
+        }
         if slow[url]:
             row["blocking_ms"] = round(statistics.median(slow[url]), 1)
+        row["page"] = pages[url]
         report[url] = row
     print(json.dumps(report, indent=1))
     return 0

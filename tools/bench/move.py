@@ -4,8 +4,10 @@ Tables of 6 seats and a spectator on a `TableService` with a fresh SQLite store 
 memory bus; every seat and the spectator is a hub connection whose socket frames each
 view (the websockets library's frame encoding) but sends nothing. Random legal moves go
 through `Dealer.play()` (`service.dealer`): engine, store write, views, JSON, frames.
-Prints the process's CPU (every thread: the store's writer too) per move. Run it against
-two trees in turns (`PYTHONPATH=OTHER_TREE python -m tools.bench.move`) to compare.
+Prints the process's CPU (every thread: the store's writer too) per move. Run it in
+two trees in turns to compare, from each tree's own folder (`cd OTHER_TREE && python -m
+tools.bench.move`): `python -m` takes the code of the folder it runs in ahead of
+`PYTHONPATH`.
 """
 
 from __future__ import annotations
