@@ -176,6 +176,27 @@ def test_the_end_screen_names_the_bots_in_the_readers_language(browser: Any, ser
     page.context.close()
 
 
+#: What the page showed as its game ended (`window.__end`): whether the end screen was
+#: already there when the page first drew the game over, and whether an announcement showed
+#: between that and the end screen.
+END_WATCH = """() => {
+  const end = (window.__end = { over: false, endAtOver: false, announced: false });
+  const look = () => {
+    const shown = document.querySelector(".end-screen") !== null;
+    if (!end.over && window.coupApp?.msg?.game?.over) {
+      end.over = true;
+      end.endAtOver = shown;
+    }
+    if (end.over && !shown && document.querySelector("#announce.show .announce-item")) {
+      end.announced = true;
+    }
+  };
+  new MutationObserver(look).observe(document.body, {
+    subtree: true, childList: true, attributes: true, attributeFilter: ["class"],
+  });
+}"""
+
+
 def test_the_last_move_is_announced_before_the_end_screen_covers_the_table(
     browser: Any, server: str
 ) -> None:
@@ -184,10 +205,12 @@ def test_the_last_move_is_announced_before_the_end_screen_covers_the_table(
     a page opened on a game already over shows the end screen at once."""
     page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
     url = play_now(page, server, "Sara", 3)
+    page.evaluate(END_WATCH)  # seen by the page as it happens, not by a test polling later
     finish_game(page, Shots(None, "review-end"))
-    assert page.locator(".end-screen").count() == 0, "the end screen covered the last move"
-    assert page.locator("#announce.show .announce-item").count() == 1
     page.wait_for_selector(".end-screen", timeout=12000)  # the queue first (at most 9 s)
+    seen = page.evaluate("window.__end")
+    assert seen["over"] and not seen["endAtOver"], "the end screen covered the last move"
+    assert seen["announced"], "no announcement between the game's end and the end screen"
     page.wait_for_function("() => !document.querySelector('#announce.show')", timeout=1000)
     page.context.close()
 
