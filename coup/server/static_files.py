@@ -10,9 +10,11 @@ version, a hash of their contents.
 - The page (`index.html`) and the service worker (`sw.js`), rewritten for the version;
   the page preloads the modules the first screen needs, the ones `js/app.js` imports
   (one round trip for all, not one per level of imports; the other screens' code loads
-  when they are first shown), and carries its stylesheets inside it: the first paint
-  waits for the page alone, not for another round trip. The page's CSP allows exactly
-  those styles, by their hashes (`style_sources`, read by `headers.py`).
+  when they are first shown), and carries the stylesheets it links inside it (the
+  home's look, `css/coup.css`): the first paint waits for the page alone, not for another
+  round trip. The page's CSP allows exactly those styles, by their hashes
+  (`style_sources`, read by `headers.py`). The other screens' stylesheets are linked by
+  their code when it loads, as files of the version.
 
 Compressed once here, not per request: a request that accepts gzip gets the kept bytes.
 Editing a file under `coup/web` shows after a restart.

@@ -3,9 +3,9 @@
 // a connection and can say "you are offline". It never stores views, tokens or anything
 // under /api/ or /ws/: those always go to the server.
 const CACHE = "coup-static-v1";
-// Every script and catalog (a test checks this list against the folder).
+// Every script, stylesheet and catalog (a test checks this list against the folder).
 const SHELL = [
-  "/", "/static/css/coup.css", "/static/css/review.css", "/static/css/tutorial.css", "/static/manifest.webmanifest", "/static/icons/icon.svg",
+  "/", "/static/css/coup.css", "/static/css/table.css", "/static/css/review.css", "/static/css/tutorial.css", "/static/manifest.webmanifest", "/static/icons/icon.svg",
   "/static/js/actions.js", "/static/js/announce.js", "/static/js/app.js", "/static/js/cards.js", "/static/js/chat.js",
   "/static/js/dom.js", "/static/js/home.js", "/static/js/i18n.js", "/static/js/keys.js",
   "/static/js/lobby.js", "/static/js/motion.js", "/static/js/names.js", "/static/js/net.js",

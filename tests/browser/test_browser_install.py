@@ -56,7 +56,7 @@ def test_service_worker_covers_every_static_file() -> None:
 
     web = Path(__file__).resolve().parents[2] / "coup" / "web"
     worker = (web / "sw.js").read_text(encoding="utf-8")
-    for folder, pattern in (("js", "*.js"), ("i18n", "*.json")):
+    for folder, pattern in (("js", "*.js"), ("css", "*.css"), ("i18n", "*.json")):
         for path in (web / folder).glob(pattern):
             assert f'"/static/{folder}/{path.name}"' in worker, f"sw.js does not keep {path.name}"
 

@@ -37,6 +37,15 @@ def _modules(requests: list[Request]) -> set[str]:
     return {r.url.rsplit("/", 1)[-1] for r in requests if "/js/" in r.url}
 
 
+def _sheets(requests: list[Request]) -> set[str]:
+    return {r.url.rsplit("/", 1)[-1] for r in requests if "/css/" in r.url}
+
+
+# The stylesheets the screens' code linked, in the page's order, each loaded.
+LINKED = """() => [...document.querySelectorAll('link[rel=stylesheet]')]
+    .filter((link) => link.sheet).map((link) => link.dataset.sheet)"""
+
+
 def test_the_page_shows_its_first_lines_before_the_app_and_the_home_needs_no_table_code(
     browser: Any, server: str
 ) -> None:
@@ -68,10 +77,13 @@ def test_the_page_shows_its_first_lines_before_the_app_and_the_home_needs_no_tab
     loaded = _modules(requested)
     assert {"app.js", "home.js", "profile.js", "recordfile.js"} <= loaded
     assert not loaded & TABLE_CODE, loaded & TABLE_CODE
+    assert not _sheets(requested)  # the page carries the home's look: no stylesheet asked
 
     # A table's page: the lobby's code, and the game's once a game can start.
     url = create_table(page, server, "Mahshid", seats=2)
     assert {"lobby.js", "chat.js"} <= _modules(requested)
+    # the lobby's look came with its code, in its place: after the page's own
+    assert page.evaluate(LINKED) == ["table.css", "review.css"]
     page.wait_for_timeout(500)  # the lobby settled, one seat taken: no game's code yet
     assert not _modules(requested) & GAME_CODE, _modules(requested) & GAME_CODE
     page.locator("button.add-bot").first.click()  # two seats: a game can start
@@ -82,6 +94,8 @@ def test_the_page_shows_its_first_lines_before_the_app_and_the_home_needs_no_tab
         arg=sorted(GAME_CODE),
     )
     assert GAME_CODE <= _modules(requested)
+    page.wait_for_function("() => document.querySelector('link[data-sheet=\"tutorial.css\"]')")
+    assert page.evaluate(LINKED) == ["table.css", "tutorial.css", "review.css"]  # their order
     context.close()
 
     # Straight to a table's page, its code held back: the page's own lines stay until the
@@ -217,6 +231,48 @@ def test_the_home_shows_its_first_screen_a_frame_before_the_rest(browser: Any, s
     page.wait_for_function("() => document.documentElement.lang === 'fr'")
     assert page.input_value("#join-link") == "https://example.org/t/abcdefgh"
     assert page.locator(".home-grid").count() == 1
+    context.close()
+
+
+# Code the home's first screen does not wait for: keyboard play and which seats bots play
+# (with the game's code), the speaker's sound (once the first screen is up), the
+# tutorials' progress (its panel fills in). Each is one more request on a phone's slow
+# network before the first screen shows.
+AFTER_FIRST_SCREEN = ("keys.js", "names.js", "sound.js", "lessons.js")
+
+
+def test_the_home_shows_before_the_speaker_and_tutorial_code_which_then_work(
+    browser: Any, server: str
+) -> None:
+    context = browser.new_context(locale="en-US", service_workers="block")
+    page = context.new_page()
+    held: list[Route] = []
+    for name in AFTER_FIRST_SCREEN:
+        page.route(f"**/js/{name}", lambda route: held.append(route))
+    page.goto(server + "/?lang=en")
+    page.wait_for_selector("#home-name")
+    page.wait_for_selector("#new-table")
+    page.wait_for_timeout(300)
+    assert page.locator(".learn-box").count() == 0  # its place kept until its code came
+    assert page.get_attribute("#sound-button", "aria-pressed") == "false"
+    assert {r.request.url.rsplit("/", 1)[-1] for r in held} == {"sound.js", "lessons.js"}
+    for route in held:
+        route.continue_()
+    for name in AFTER_FIRST_SCREEN:
+        page.unroute(f"**/js/{name}")
+    page.wait_for_selector(".learn-box button[data-tutorial]")
+    page.click("#sound-button")
+    page.wait_for_function(
+        "() => document.getElementById('sound-button').getAttribute('aria-pressed') === 'true'"
+    )
+    assert page.evaluate("localStorage.getItem('coup.sound')") == "on"
+    page.reload()  # remembered: the button shows it once its code came
+    page.wait_for_function(
+        "() => document.getElementById('sound-button').getAttribute('aria-pressed') === 'true'"
+    )
+    page.click("#sound-button")
+    page.wait_for_function("() => localStorage.getItem('coup.sound') === 'off'")
+    assert page.get_attribute("#sound-button", "aria-pressed") == "false"
     context.close()
 
 

@@ -2,11 +2,8 @@
 import { clear, clearToast, copyText, h, nextTask, toast } from "./dom.js";
 import { LANGUAGES, has, language, onLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
 import { checkedName, renderHome } from "./home.js";
-import { installKeys } from "./keys.js";
-import { setBots } from "./names.js";
 import { ApiError, api, device, TableSocket, tokens } from "./net.js";
 import { FALLBACK_CONFIG } from "./settings.js";
-import { play, setSound, soundOn } from "./sound.js";
 
 const screen = document.getElementById("screen");
 
@@ -14,19 +11,50 @@ const screen = document.getElementById("screen");
 // wait for the table's): `parts.lobby`, `parts.table`, ... once loaded. A table's page asks
 // for the lobby's while its connection opens, and for the game's once a game can start
 // (two seats taken) or shows, not as the lobby shows: compiling it there was most of the
-// blocking time of a lobby opened from a link, on a phone's CPU.
+// blocking time of a lobby opened from a link, on a phone's CPU. What only the game uses
+// (keyboard play, which seats bots play) comes with the game's code, and the speaker
+// button's sound once the first screen is up: every file the first screen waits for is one
+// more request on a phone's slow network before it shows.
+// The page carries the home's look (css/coup.css); the tables' (table.css, review.css, and
+// the tutorial's) come with their code, so the first paint parses only the home's.
 const together = (...loads) => Promise.all(loads).then((mods) => Object.assign({}, ...mods));
+const TABLE_STYLES = ["table.css", "review.css"];
 const PARTS = {
-  lobby: () => together(import("./lobby.js"), import("./chat.js")),
+  lobby: () => together(import("./lobby.js"), import("./chat.js"), stylesheets(TABLE_STYLES)),
   table: () => together(import("./table.js"), import("./actions.js"), import("./announce.js"),
-    import("./motion.js"), import("./tutorial.js")),
-  replay: () => import("./replay.js"),
+    import("./motion.js"), import("./tutorial.js"), import("./names.js"), import("./keys.js"),
+    stylesheets([...TABLE_STYLES, "tutorial.css"])).then((mod) => {
+    mod.installKeys(screen, () => guardLeft() > 0 || app.busy || !app.online);
+    return mod;
+  }),
+  sound: () => import("./sound.js"),
+  lessons: () => import("./lessons.js"),
+  replay: () => together(import("./replay.js"), stylesheets(TABLE_STYLES)),
   profile: () => import("./profile.js"),
   record: () => import("./recordfile.js"),
   rules: () => import("./rules.js"),
 };
 const parts = {};
 const loading = {};
+
+// A screen's stylesheets, linked once and waited for (a screen never shows unstyled), each
+// in its place in the order below whatever order they come in: later ones win ties, as
+// they did when the page carried them all.
+const SHEETS = ["table.css", "tutorial.css", "review.css"];
+const sheets = {};
+function stylesheets(names) {
+  return Promise.all(names.map((name) => (sheets[name] ??= new Promise((done, fail) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = new URL(`../css/${name}`, import.meta.url).href;
+    link.dataset.sheet = name;
+    link.onload = () => done();
+    link.onerror = () => { delete sheets[name]; link.remove(); fail(new Error(`${name} did not load`)); };
+    const next = [...document.head.querySelectorAll("link[data-sheet]")]
+      .find((other) => SHEETS.indexOf(other.dataset.sheet) > SHEETS.indexOf(name));
+    document.head.insertBefore(link, next ?? null);
+  })))).then(() => ({})); // no names of its own for `together` to merge
+}
 function need(name) {
   loading[name] ??= PARTS[name]().then((mod) => { parts[name] = mod; return mod; },
     (err) => { delete loading[name]; throw err; }); // offline: asked again next time
@@ -325,12 +353,12 @@ function showView(msg, fresh) {
   app.seenChat = Math.max(app.seenChat, lastId);
   if (prev && prev.table.game !== msg.table.game) app.forceLobby = false;
   const game = msg.game;
+  const table = parts.table; // loaded when the game shows (onView)
   if (game) {
     const seats = msg.table.seats || [];
-    setBots(game.players.map((p, i) => (seats[i]?.kind === "bot" && seats[i].name === p.name ? i : null)).filter((i) => i !== null));
+    table.setBots(game.players.map((p, i) => (seats[i]?.kind === "bot" && seats[i].name === p.name ? i : null)).filter((i) => i !== null));
   }
   const before = prev?.game && prev.table.game === msg.table.game ? prev.game : null;
-  const table = parts.table; // loaded when the game shows (onView)
   const decidedBefore = (before?.legal || []).length > 0 && table?.decisionKey(before) === table?.decisionKey(game);
   if (game?.over && before && !before.over && !fresh) holdEnd(msg.table.game);
   render();
@@ -340,7 +368,7 @@ function showView(msg, fresh) {
     if ((game?.legal || []).length && !decidedBefore && !game.over) {
       const prompt = screen.querySelector(".decision .prompt")?.textContent || "";
       table.speak(`${t("table.your_decision")}: ${prompt}`);
-      if (!fresh) play("decision");
+      if (!fresh) parts.sound?.play("decision");
     }
   } else table?.resetAnnouncements();
   if (app.playNow && msg.you?.host && msg.table.status === "lobby") fillWithBots(msg);
@@ -497,22 +525,29 @@ function setupChrome() {
   dialog.addEventListener("click", (ev) => { if (ev.target === dialog) dialog.close(); });
   document.getElementById("brand").addEventListener("click", (ev) => { ev.preventDefault(); app.go("/"); });
   window.addEventListener("popstate", route);
-  const sound = document.getElementById("sound-button");
-  const showSound = () => {
-    const on = soundOn();
-    sound.setAttribute("aria-pressed", on ? "true" : "false");
-    sound.setAttribute("aria-label", t("sound.label"));
-    sound.title = t(on ? "sound.turn_off" : "sound.turn_on");
-    sound.dataset.on = on ? "1" : "0";
-  };
-  sound.addEventListener("click", () => { setSound(!soundOn()); showSound(); if (soundOn()) play("decision"); });
+  document.getElementById("sound-button").addEventListener("click", async () => {
+    let sound;
+    try { sound = await need("sound"); } catch { toast(t("offline.text"), "error"); return; }
+    sound.setSound(!sound.soundOn());
+    showSound();
+    if (sound.soundOn()) sound.play("decision");
+  });
   onLanguage(showSound);
   showSound();
-  installKeys(screen, () => guardLeft() > 0 || app.busy || !app.online);
   window.addEventListener("resize", fitDock);
   window.addEventListener("scroll", () => parts.table?.placeAnnouncement(), { passive: true }); // the tiles moved under it
   window.addEventListener("offline", () => { if (!app.msg) showOffline(); });
   setInterval(() => { if (app.msg?.table?.deadline && screen.dataset.screen === "table") parts.table?.tickCountdown(screen, tableCtx()); }, 250);
+}
+
+// The speaker button as the sound's setting is (off until its code has come).
+function showSound() {
+  const button = document.getElementById("sound-button");
+  const on = parts.sound?.soundOn() ?? false;
+  button.setAttribute("aria-pressed", on ? "true" : "false");
+  button.setAttribute("aria-label", t("sound.label"));
+  button.title = t(on ? "sound.turn_off" : "sound.turn_on");
+  button.dataset.on = on ? "1" : "0";
 }
 
 // Once the page has painted its own first lines (the browser's first contentful paint),
@@ -545,6 +580,7 @@ async function main() {
   }
   await painted(); // the page's own first lines are seen before the app replaces them
   await route();
+  need("sound").then(showSound, () => { /* asked again when the button is pressed */ });
 }
 
 main();

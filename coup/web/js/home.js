@@ -3,7 +3,6 @@ import { drawInParts, h, toast } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { settingsForm } from "./settings.js";
 import { cardFace } from "./cards.js";
-import { EPILOGUES, progress, startTutorial } from "./lessons.js";
 
 // Panels whose code loads once the home shows (the first screen does not wait for it): a
 // box in their place until it came, then the panel; at once on the home's next renders.
@@ -75,7 +74,9 @@ export function renderHome(root, app) {
     const player = typed ? checkedName(field) : t("tut.player");
     if (!player) return;
     btn.disabled = true;
-    try { await startTutorial(app, name, player); } finally { btn.disabled = false; }
+    let lessons;
+    try { lessons = await app.need("lessons"); } catch { btn.disabled = false; toast(t("offline.text"), "error"); return; }
+    try { await lessons.startTutorial(app, name, player); } finally { btn.disabled = false; }
   };
   const learnNow = h("button", { type: "button", class: "btn big learn", id: "learn", onclick: (ev) => learn(ev, "base") },
     h("span", { text: t("home.learn") }), h("span", { class: "hint", text: t("home.learn_hint") }));
@@ -118,13 +119,15 @@ function newTableForm(app, field, form) {
 // The home's side panels: the tutorial's epilogues, your profile, joining by link, your
 // recent tables, opening a record, what Coup is.
 function homeSide(app, learn) {
-  const saved = progress();
-  const learnBox = h("div", { class: "panel-card learn-box" }, h("h2", { text: t("home.learn") }),
-    h("p", { class: "hint", text: t("home.learn_more") }),
-    h("div", { class: "btn-row" }, ...EPILOGUES.map((n) => h("button", { type: "button", class: "btn", dataset: { tutorial: n },
-      onclick: (ev) => learn(ev, n), text: t(`tut.start.${n}`) }))),
-    saved && !saved.closed ? h("a", { class: "btn ghost", id: "learn-continue", href: `/t/${saved.table}`,
-      onclick: (e) => { e.preventDefault(); app.go(`/t/${saved.table}`); }, text: t("home.learn_continue") }) : null);
+  const learnBox = (lessons) => {
+    const saved = lessons.progress();
+    return h("div", { class: "panel-card learn-box" }, h("h2", { text: t("home.learn") }),
+      h("p", { class: "hint", text: t("home.learn_more") }),
+      h("div", { class: "btn-row" }, ...lessons.EPILOGUES.map((n) => h("button", { type: "button", class: "btn", dataset: { tutorial: n },
+        onclick: (ev) => learn(ev, n), text: t(`tut.start.${n}`) }))),
+      saved && !saved.closed ? h("a", { class: "btn ghost", id: "learn-continue", href: `/t/${saved.table}`,
+        onclick: (e) => { e.preventDefault(); app.go(`/t/${saved.table}`); }, text: t("home.learn_continue") }) : null);
+  };
 
   const joinInput = h("input", { id: "join-link", dir: "ltr", type: "text", placeholder: t("home.join_placeholder"), autocomplete: "off" });
   const join = h("form", { class: "panel-card join", onsubmit: (ev) => {
@@ -141,7 +144,7 @@ function homeSide(app, learn) {
     h("ul", {}, ...recent.map((r) => h("li", {}, h("a", { href: `/t/${r.table}`, onclick: (e) => { e.preventDefault(); app.go(`/t/${r.table}`); } },
       h("b", { text: r.name || "?" }), " · ", h("code", { text: r.table.slice(0, 8) })))))) : null;
 
-  return h("div", { class: "home-side" }, learnBox,
+  return h("div", { class: "home-side" }, later(app, "lessons", learnBox),
     later(app, "profile", (mod) => mod.profilePanel(app)), join, recentBox,
     later(app, "record", (mod) => mod.recordPanel(app)),
     h("div", { class: "panel-card about" }, h("h2", { text: t("home.about") }), h("p", { text: t("home.about_text") })));
