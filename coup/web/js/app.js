@@ -11,12 +11,13 @@ const screen = document.getElementById("screen");
 // wait for the table's): `parts.lobby`, `parts.table`, ... once loaded. A table's page asks
 // for the lobby's while its connection opens, and for the game's once a game can start
 // (two seats taken) or shows, not as the lobby shows: compiling it there was most of the
-// blocking time of a lobby opened from a link, on a phone's CPU. What only the game uses
-// (keyboard play, which seats bots play) comes with the game's code, and the speaker
-// button's sound once the first screen is up: every file the first screen waits for is one
-// more request on a phone's slow network before it shows.
-// The page carries the home's look (css/coup.css); the tables' (table.css, review.css, and
-// the tutorial's) come with their code, so the first paint parses only the home's.
+// blocking time of a lobby opened from a link, on a phone's CPU. Every file the first
+// screen waits for is one more request on a phone's slow network before it shows: what
+// only the game uses (keyboard play, which seats bots play) comes with the game's code,
+// the speaker's sound once the first screen is up, the tutorials' progress with the home's
+// side panel. The page carries the home's look (css/coup.css); the tables' (table.css,
+// review.css, and the tutorial's) come with their code, so the first paint parses only
+// the home's.
 const together = (...loads) => Promise.all(loads).then((mods) => Object.assign({}, ...mods));
 const TABLE_STYLES = ["table.css", "review.css"];
 const PARTS = {
