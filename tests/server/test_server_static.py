@@ -28,23 +28,17 @@ def test_files_are_compressed_once_and_versioned_by_their_contents(tmp_path: Pat
     assert f'"/static/v/{static.version}/js/app.js"' in worker
     assert f'"coup-static-{static.version}"' in worker
     assert StaticFiles(WEB).version == static.version  # the same files, the same version
-    # the page carries its stylesheets, and preloads the first screen's modules only
+    # the page carries its own stylesheet, and preloads the first screen's modules only
     assert (WEB / "css" / "coup.css").read_text() in page
     for other in ("table.css", "tutorial.css", "review.css"):  # linked by the screens' code
         assert (WEB / "css" / other).read_text() not in page and f"css/{other}" not in page
     assert '<link rel="stylesheet"' not in page
     preloaded = set(re.findall(r'rel="modulepreload" href="/static/v/\w+/(js/[\w-]+\.js)"', page))
     assert {"js/app.js", "js/home.js", "js/i18n.js", "js/settings.js"} <= preloaded
-    # the game's code, the speaker's and the tutorials' come after the first screen
-    later = {
-        "js/table.js",
-        "js/lobby.js",
-        "js/replay.js",
-        "js/tutorial.js",
-        "js/keys.js",
-        "js/names.js",
-    }
-    assert not (later | {"js/sound.js", "js/lessons.js"}) & preloaded
+    # the other screens' code, and what the first screen does without (keyboard play, the
+    # bots' seats, the speaker, the tutorials' progress), come after it
+    later = {"table", "lobby", "replay", "tutorial", "keys", "names", "sound", "lessons"}
+    assert not {f"js/{name}.js" for name in later} & preloaded
     copy = tmp_path / "web"
     copy.mkdir()
     for name in ("index.html", "sw.js"):
