@@ -135,7 +135,11 @@ def act(page: Page, msg: dict[str, Any], shots: Shots) -> bool:
         need = len(legal[0].split()) - 1
         for i in range(need):
             card = f'.exchange button.card[data-index="{i}"]'
-            if page.locator(card).get_attribute("aria-pressed") == "true":
+            try:
+                chosen = page.locator(card).get_attribute("aria-pressed", timeout=2000)
+            except Exception:  # noqa: BLE001 - the page moved on since its state was read
+                return False  # the caller reads the state again
+            if chosen == "true":
                 continue  # chosen on an earlier try
             if not click(page, card):
                 return False
