@@ -103,6 +103,8 @@ def act(page: Page, msg: dict[str, Any], shots: Shots) -> bool:
     done = events(game)
     pend = game.get("pending") or {}
     if phase == "action":
+        if page.locator('.decision button[data-move="cancel"]').count():
+            click(page, '.decision button[data-move="cancel"]')  # a try left a choice open
         if not done["exchange"] and "exchange" in legal:
             return click(page, 'button[data-move="exchange"]')
         if not done["block"] and "foreign_aid" in legal:

@@ -63,7 +63,11 @@ class Steering:
             self.shots.take(page, f"actions-{i}")
             if page.locator('.decision button[data-move="cancel"]').count():
                 click(page, '.decision button[data-move="cancel"]')  # a try left a choice open
-            if self.forbidden is None and "steal" in {m.split()[0] for m in legal}:
+            if (
+                self.forbidden is None
+                and "steal" in {m.split()[0] for m in legal}
+                and _someone_forbidden(game, self.seats[i])
+            ):
                 self._look_at_forbidden(page)  # then cancel, and decide below
                 time.sleep(0.1)
             if not self.converted and f"convert {other}" in legal:
@@ -102,6 +106,9 @@ class Steering:
             if click(page, 'button[data-verb="steal"]') and _shows(page, ".target-chip.forbidden"):
                 break
         else:
+            # Not shown: close the choice, or the buttons decided on next are not there
+            # (a stalled story once: the steal choice left open at every try).
+            click(page, 'button[data-move="cancel"]', timeout=1000)
             return
         chip = page.locator(".target-chip.forbidden").first
         page.wait_for_timeout(50)
@@ -133,14 +140,17 @@ def test_a_reformation_table_in_the_browser(browser: Any, server: str) -> None:
     shots.take(sara, "lobby")
     sara.click("#start")
     pages = [sara, dara]
+    errors: list[str] = []
     for page in pages:
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.wait_for_selector(".board .me")
     steer = Steering(pages, shots)
     end = time.monotonic() + 240
     while not (steer.forbidden and steer.converted and steer.embezzled and _challenged(sara)):
         assert time.monotonic() < end, (
             f"not done (forbidden {steer.forbidden}, converted {steer.converted}, "
-            f"embezzled {steer.embezzled}, log {_log(sara)!r})"
+            f"embezzled {steer.embezzled}, log {_log(sara)!r}, "
+            f"pages {[_where(p) for p in pages]}, page errors {errors})"
         )
         over = state(sara)
         if over and over["game"] and over["game"]["over"]:
@@ -214,6 +224,27 @@ def test_a_reformation_table_in_the_browser(browser: Any, server: str) -> None:
     shots.take(sara, "fa")
     for page in pages:
         page.context.close()
+
+
+def _someone_forbidden(game: dict[str, Any], seat: int) -> bool:
+    """Whether a targeted action of `seat` has a target its allegiance forbids now: another
+    living player of the same allegiance, the players not all of one (a game may well
+    start with every other player of the other allegiance)."""
+    alive = [p for p in game["players"] if p["alive"]]
+    mine = game["players"][seat]["allegiance"]
+    united = len({p["allegiance"] for p in alive}) == 1
+    return not united and any(p["seat"] != seat and p["allegiance"] == mine for p in alive)
+
+
+def _where(page: Page) -> dict[str, Any]:
+    """What a page shows and holds, said when the story stalls."""
+    return page.evaluate(
+        """() => { const a = window.coupApp, g = a.msg && a.msg.game;
+        return { version: a.msg && a.msg.version, phase: g && g.phase, legal: g && g.legal,
+          busy: a.busy, online: a.online,
+          buttons: [...document.querySelectorAll('.decision button')].map(
+            (b) => (b.dataset.move || b.dataset.verb || b.textContent) + (b.disabled ? ' (off)' : '')) }; }"""
+    )
 
 
 def _shows(page: Page, selector: str) -> bool:
