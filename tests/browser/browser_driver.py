@@ -65,6 +65,14 @@ def click(page: Page, selector: str, timeout: float = 6000) -> bool:
         return False
 
 
+def close_choice(page: Page) -> None:
+    """Close a choice a try left open (a target or a card), so that the buttons decided
+    on next are on screen."""
+    cancel = '.decision button[data-move="cancel"]'
+    if page.locator(cancel).count():
+        click(page, cancel)
+
+
 def events(game: dict[str, Any]) -> dict[str, bool]:
     moves = [str(e["move"]) for e in game.get("history", [])]
     return {
@@ -103,8 +111,7 @@ def act(page: Page, msg: dict[str, Any], shots: Shots) -> bool:
     done = events(game)
     pend = game.get("pending") or {}
     if phase == "action":
-        if page.locator('.decision button[data-move="cancel"]').count():
-            click(page, '.decision button[data-move="cancel"]')  # a try left a choice open
+        close_choice(page)
         if not done["exchange"] and "exchange" in legal:
             return click(page, 'button[data-move="exchange"]')
         if not done["block"] and "foreign_aid" in legal:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from browser_checks import axe
-from browser_driver import Shots, click, join, state, wait_for
+from browser_driver import Shots, click, close_choice, join, state, wait_for
 from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
@@ -61,8 +61,7 @@ class Steering:
             click(page, 'button[data-move="allegiance loyalist"]')
         elif phase == "action":
             self.shots.take(page, f"actions-{i}")
-            if page.locator('.decision button[data-move="cancel"]').count():
-                click(page, '.decision button[data-move="cancel"]')  # a try left a choice open
+            close_choice(page)
             if (
                 self.forbidden is None
                 and "steal" in {m.split()[0] for m in legal}
